@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Benchmark the corefscore CLI on the synthetic CoNLL-2012 timing corpora.
+
+Generates the corpora of ../shared/bench/GENERATE.sh (same generator, same
+arguments) into bench/.corpora/ unless already there, then times
+``PYTHON -m corefscore score KEY RESPONSE --format json`` (all default metrics)
+in fresh processes, interleaved with a baseline ``PYTHON -c "import corefscore"``.
+Each run's CPU time (user+sys) and peak RSS come from os.wait4 on that child
+alone. The table shows the medians next to the project's targets and the CPU
+time of the official Perl scorer (../shared/spec/reference-scorer-timing.md).
+It only measures and prints; it asserts nothing.
+
+    python bench/run_bench.py [--corpora a,b,c,d] [--repeat N] [--scaling]
+                              [--markdown] [--python PYTHON] [--shared PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NoReturn
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / "bench" / ".corpora"
+EXTS = (".key", ".response", ".stats.json")
+BASELINE = "baseline: import corefscore"
+COLUMNS = ["corpus", "key mentions", "median CPU s", "median peak MB"]
+COLUMNS += ["target CPU s", "meets target", "reference scorer CPU s"]
+MEM_TARGET_MB = 300.0
+
+# Generator arguments exactly as in ../shared/bench/GENERATE.sh (only --out differs).
+SIZES = (1000, 2000, 4000, 8000)
+CONLL12 = ["--seed", "4", "--docs", "348"]
+ONE_DOC = ["--seed", "11", "--docs", "1", "--doc-len-sigma", "0", "--tokens-per-doc"]
+GEN_ARGS: dict[str, list[str]] = {
+    "a_conll12like": CONLL12,
+    "b_conll12like_singletons": [*CONLL12, "--singletons-ratio", "1.0", "--response-singletons"],
+    "c_single_doc_20k": [*ONE_DOC, "167000"],
+    "d_10x": ["--seed", "4", "--docs", "3480"],
+    # scaling series: --tokens-per-doc $(( n * 167000 / 20000 ))
+    **{f"s_single_doc_{n}": [*ONE_DOC, str(n * 167000 // 20000)] for n in SIZES},
+}
+MAIN = {name[0]: name for name in list(GEN_ARGS)[:4]}  # a, b, c, d
+SCALING = list(GEN_ARGS)[4:]
+
+# corpus -> (target CPU s, memory target?, reference scorer CPU s, all 5 metrics + LEA),
+# from ../shared/spec/reference-scorer-timing.md (Perl scorer v8.01 and its LEA branch).
+TARGETS: dict[str, tuple[float, bool, str]] = {
+    "a_conll12like": (0.5, False, "6.6 + LEA 0.4"),
+    "b_conll12like_singletons": (0.8, False, "91.8"),
+    "c_single_doc_20k": (1.0, True, "did not finish (>1200 s wall; BLANC alone ~100 GB)"),
+    "d_10x": (4.0, True, "126 + LEA 6.5"),
+}
+
+
+@dataclass
+class Series:
+    """The command and measurements behind one table row."""
+
+    cmd: list[str]
+    repeat: int
+    mentions: int | None = None
+    cpu: list[float] = field(default_factory=list)
+    peak_mb: list[float] = field(default_factory=list)
+    failed: bool = False
+
+
+def die(msg: str, code: int = 2) -> NoReturn:
+    print(f"run_bench: error: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def ensure_corpus(name: str, generator: Path) -> Path:
+    """Return the cache prefix of corpus `name`; generate it if a file is missing."""
+    prefix = CACHE / name
+    if all(Path(f"{prefix}{ext}").exists() for ext in EXTS):
+        return prefix
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = CACHE / f"{name}.partial"
+    print(f"generating {name} ...", file=sys.stderr, flush=True)
+    cmd = [sys.executable, str(generator), "--out", str(tmp), *GEN_ARGS[name]]
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        die(f"generator failed on {name} (exit {done.returncode}):\n{done.stderr}", 1)
+    for ext in EXTS:  # publish complete corpora only
+        Path(f"{tmp}{ext}").replace(f"{prefix}{ext}")
+    return prefix
+
+
+def key_mentions(prefix: Path) -> int:
+    """All key mentions (coreferring + singletons), from the generator's stats."""
+    stats = json.loads(Path(f"{prefix}.stats.json").read_text())
+    return int(stats["key_coref_mentions"]) + int(stats["key_singletons"])
+
+
+def measure(cmd: list[str]) -> tuple[int, float, float, str]:
+    """Run `cmd`; return its exit code, CPU s (user+sys), peak RSS MB and stderr."""
+    with tempfile.TemporaryFile() as err:
+        out = subprocess.DEVNULL
+        proc = subprocess.Popen(cmd, stdin=out, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)  # rusage of this child only
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    kib = usage.ru_maxrss / (1024 if sys.platform == "darwin" else 1)  # macOS: bytes
+    return proc.returncode, usage.ru_utime + usage.ru_stime, kib / 1024, stderr
+
+
+def cpu_model() -> str:
+    info = Path("/proc/cpuinfo")
+    lines = info.read_text().splitlines() if info.is_file() else []
+    names = [ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")]
+    return names[0] if names else platform.processor() or platform.machine()
+
+
+def header(python: str) -> list[str]:
+    code = "import sys, corefscore; print(sys.version.split()[0])\n"
+    code += "print(corefscore.__version__)"
+    try:
+        done = subprocess.run([python, "-c", code], check=False, capture_output=True)
+    except OSError as exc:
+        die(f"cannot run --python {python}: {exc}")
+    if done.returncode != 0:
+        hint = "install it (pip install -e .) or set PYTHONPATH=src"
+        die(f"{python} cannot import corefscore; {hint}:\n{done.stderr.decode()}", 1)
+    py_version, version = done.stdout.decode().split()[:2]
+    now = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+    return [
+        f"date:       {now}",
+        f"machine:    {platform.platform()}; {os.cpu_count()} CPUs ({cpu_model()})",
+        f"python:     {py_version} ({python})",
+        f"corefscore: {version}",
+    ]
+
+
+def row(name: str, s: Series) -> list[str]:
+    mentions = "-" if s.mentions is None else str(s.mentions)
+    target_cpu, mem_target, ref = TARGETS.get(name, (math.nan, False, "-"))
+    target = "-" if math.isnan(target_cpu) else f"≤{target_cpu:g}"
+    if s.failed:
+        return [name, mentions, "FAILED", "FAILED", target, "FAILED", ref]
+    cpu, peak = statistics.median(s.cpu), statistics.median(s.peak_mb)
+    missed = ["CPU"] if cpu > target_cpu else []
+    if mem_target and peak > MEM_TARGET_MB:
+        missed.append("mem")
+    meets = "-" if target == "-" else f"no ({', '.join(missed)})" if missed else "yes"
+    return [name, mentions, f"{cpu:.3f}", f"{peak:.1f}", target, meets, ref]
+
+
+def render(rows: list[list[str]], markdown: bool) -> str:
+    table = [COLUMNS, *rows]
+    if markdown:
+        table.insert(1, ["---", *["---:"] * 4, "---", "---"])  # right-align numbers
+        return "\n".join("| " + " | ".join(r) + " |" for r in table)
+    widths = [max(len(r[i]) for r in table) for i in range(len(COLUMNS))]
+    table.insert(1, ["-" * w for w in widths])
+    lines = []
+    for r in table:  # text columns left-aligned, numbers right-aligned
+        cells = zip(r, widths, strict=True)
+        just = [c.ljust(w) if i in (0, 5, 6) else c.rjust(w) for i, (c, w) in enumerate(cells)]
+        lines.append("  ".join(just).rstrip())
+    return "\n".join(lines)
+
+
+def loglog_slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of log(ys) against log(xs)."""
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = statistics.fmean(lx), statistics.fmean(ly)
+    num = sum((a - mx) * (b - my) for a, b in zip(lx, ly, strict=True))
+    return num / sum((a - mx) ** 2 for a in lx)
+
+
+def scaling_exponent(rows: list[Series], base: Series) -> str:
+    """Fit CPU ~ mentions^k over the scaling series (also net of the baseline)."""
+    ok = [s for s in rows if not s.failed]
+    if len(ok) < 2:
+        return "Scaling exponent: fewer than two s_single_doc_* rows succeeded."
+    xs = [float(s.mentions or 1) for s in ok]
+    ys = [statistics.median(s.cpu) for s in ok]
+    text = f"Scaling exponent (CPU ~ mentions^k, s_single_doc_*): k = {loglog_slope(xs, ys):.2f}"
+    net = [y - statistics.median(base.cpu) for y in ys]
+    if not base.failed and min(net) > 0:
+        text += f"; {loglog_slope(xs, net):.2f} after subtracting the baseline"
+    return text
+
+
+def parse_corpora(text: str) -> list[str]:
+    names = [MAIN.get(p.strip(), p.strip()) for p in text.split(",") if p.strip()]
+    for name in names:
+        if name not in MAIN.values():
+            raise argparse.ArgumentTypeError(f"unknown corpus {name!r} (use a,b,c,d)")
+    return names
+
+
+def parse_args() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    opt = ap.add_argument
+    opt("--corpora", type=parse_corpora, default="a,b,c,d", help="subset (default: a,b,c,d)")
+    opt("--repeat", type=int, help="runs per corpus (default 5; 3 for d_10x)")
+    opt("--scaling", action="store_true", help="also time s_single_doc_*, fit the exponent")
+    opt("--markdown", action="store_true", help="print the table as Markdown")
+    opt("--python", default=sys.executable, help="interpreter/venv to time (default: this)")
+    opt("--shared", type=Path, default=REPO.parent / "shared", help="default: <repo>/../shared")
+    args = ap.parse_args()
+    if args.repeat is not None and args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    generator = args.shared / "bench" / "gen_conll.py"
+    if not generator.is_file():
+        die(f"corpus generator not found: {generator}; pass --shared PATH (folder with bench/)")
+    info = header(args.python)
+    series: dict[str, Series] = {}
+    for name in dict.fromkeys(args.corpora + (SCALING if args.scaling else [])):
+        prefix = ensure_corpus(name, generator)
+        repeat = args.repeat or (3 if name == "d_10x" else 5)
+        cmd = [args.python, "-m", "corefscore", "score", f"{prefix}.key"]
+        cmd += [f"{prefix}.response", "--format", "json"]
+        series[name] = Series(cmd, repeat, key_mentions(prefix))
+    runs = max(s.repeat for s in series.values())
+    base = Series([args.python, "-c", "import corefscore"], runs)
+
+    # Round-robin over all rows, so slow drifts of the machine's load hit them alike.
+    for i in range(runs):
+        for name, s in [(BASELINE, base), *series.items()]:
+            if i >= s.repeat or s.failed:
+                continue
+            print(f"run {i + 1}/{s.repeat} {name}", file=sys.stderr, flush=True)
+            code, cpu, peak, stderr = measure(s.cmd)
+            if code != 0:
+                s.failed = True
+                print(f"FAILED {name} (exit {code}):\n{stderr}", file=sys.stderr)
+            s.cpu.append(cpu)
+            s.peak_mb.append(peak)
+
+    print("\n".join(f"- {line}" if args.markdown else line for line in info), end="\n\n")
+    rows = [row(BASELINE, base), *(row(n, s) for n, s in series.items())]
+    print(render(rows, args.markdown), end="\n\n")
+    common = statistics.mode(s.repeat for s in series.values())
+    odd = "".join(f", {n} {s.repeat}" for n, s in series.items() if s.repeat != common)
+    own_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"Runs per row: {common}{odd}; baseline {base.repeat}; interleaved. CPU = user+sys.")
+    print(f"Peak MB floor: a child inherits this harness's peak RSS ({own_mb:.0f} MB).")
+    print(f"Meets target: CPU ≤ target; on c and d also peak ≤ {MEM_TARGET_MB:g} MB.")
+    print("Reference: official Perl scorer v8.01, all 5 metrics (+ LEA branch), from")
+    print("../shared/spec/reference-scorer-timing.md (2-vCPU machine, CPU s).")
+    if args.scaling:
+        print(scaling_exponent([series[n] for n in SCALING], base))
+    if base.failed or any(s.failed for s in series.values()):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

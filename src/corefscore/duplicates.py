@@ -1,0 +1,146 @@
+"""Policies for a span that occurs more than once on one side of a document.
+
+``default``
+    Response: the first occurrence is kept (entities in order, then mentions in
+    order), later ones are dropped with a warning; the reference scorer's
+    expectations for its test cases A-7, A-8 and A-9 are de-duplicated the same
+    way. Key: a repeated span is an error.
+``first``
+    Like ``default``, and the key is de-duplicated the same way (with a warning).
+``reference``
+    What the official reference scorer v8.01 does: in the response, repeats of
+    spans that are key mentions are dropped and repeats of twinless spans are
+    kept; in the key, every copy is kept.
+
+Entities left empty are removed. ``docs/compatibility.md`` has the details.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .errors import InputError, UsageError
+from .model import Document, Span
+
+POLICIES = ("default", "first", "reference")
+
+
+def check_policy(policy: str) -> str:
+    if policy not in POLICIES:
+        raise UsageError(f"unknown duplicates policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    return policy
+
+
+def prepare_pair(
+    key: Document, response: Document, policy: str, warnings: list[str]
+) -> tuple[Document, Document]:
+    """Apply the duplicates ``policy`` to one key/response document pair."""
+    if policy == "reference":
+        repeated = _repeated_spans(key)
+        if repeated:
+            warnings.append(
+                f"key document {key.doc_id!r}: {_describe(repeated)} repeated; every copy kept "
+                "(--duplicates reference)"
+            )
+        key_spans = {span for entity in key.entities for span in entity}
+        response, dropped = _drop_repeats(response, only=key_spans)
+        if dropped:
+            warnings.append(
+                f"response document {response.doc_id!r}: {_describe(dropped)} repeated; "
+                "later copies of key mentions dropped (--duplicates reference)"
+            )
+        twinless = _repeated_spans(response)
+        if twinless:
+            warnings.append(
+                f"response document {response.doc_id!r}: twinless {_describe(twinless)} repeated; "
+                "every copy kept (--duplicates reference)"
+            )
+        return key, response
+    if policy == "first":
+        key, dropped = _drop_repeats(key)
+        if dropped:
+            warnings.append(
+                f"key document {key.doc_id!r}: {_describe(dropped)} repeated; "
+                "kept the copy in the first entity"
+            )
+    else:
+        _refuse_key_repeats(key)
+    response, dropped = _drop_repeats(response)
+    if dropped:
+        warnings.append(
+            f"response document {response.doc_id!r}: {_describe(dropped)} repeated; "
+            "kept the copy in the first entity"
+        )
+    return key, response
+
+
+def _refuse_key_repeats(key: Document) -> None:
+    seen: dict[Span, tuple[int, int]] = {}
+    for e, entity in enumerate(key.entities):
+        for m, span in enumerate(entity):
+            if span in seen:
+                first_entity, first_line = seen[span]
+                a, b = key.labels[first_entity], key.labels[e]
+                where = f"twice in entity {a}" if a == b else f"in entities {a} and {b}"
+                if first_line and first_line != key.line_of(e, m):
+                    where += f" (first at line {first_line})"
+                raise InputError(
+                    f"span {_span(span)} repeated in key document {key.doc_id!r}, {where}; "
+                    "use --duplicates first or --duplicates reference to score anyway",
+                    path=key.source,
+                    line=key.line_of(e, m),
+                )
+            seen[span] = (e, key.lines[e][m])
+
+
+def _repeated_spans(doc: Document) -> list[Span]:
+    seen: set[Span] = set()
+    repeated: dict[Span, None] = {}
+    for entity in doc.entities:
+        for span in entity:
+            if span in seen:
+                repeated[span] = None
+            seen.add(span)
+    return list(repeated)
+
+
+def _drop_repeats(doc: Document, only: set[Span] | None = None) -> tuple[Document, list[Span]]:
+    """Keep the first occurrence of each span (restricted to ``only`` if given)."""
+    seen: set[Span] = set()
+    dropped: dict[Span, None] = {}
+    entities: list[tuple[Span, ...]] = []
+    lines: list[tuple[int, ...]] = []
+    labels: list[str] = []
+    changed = False
+    for entity, entity_lines, label in zip(doc.entities, doc.lines, doc.labels):
+        kept: list[Span] = []
+        kept_lines: list[int] = []
+        for span, line in zip(entity, entity_lines):
+            if span in seen and (only is None or span in only):
+                dropped[span] = None
+                changed = True
+                continue
+            seen.add(span)
+            kept.append(span)
+            kept_lines.append(line)
+        if kept:
+            entities.append(tuple(kept))
+            lines.append(tuple(kept_lines))
+            labels.append(label)
+    if not changed:
+        return doc, []
+    return (
+        replace(doc, entities=tuple(entities), lines=tuple(lines), labels=tuple(labels)),
+        list(dropped),
+    )
+
+
+def _span(span: Span) -> str:
+    return f"({span[0]}, {span[1]})"
+
+
+def _describe(spans: list[Span], limit: int = 5) -> str:
+    shown = ", ".join(_span(s) for s in spans[:limit])
+    more = f" and {len(spans) - limit} more" if len(spans) > limit else ""
+    noun = "span" if len(spans) == 1 else f"{len(spans)} spans"
+    return f"{noun} {shown}{more}"

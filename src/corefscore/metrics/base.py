@@ -1,0 +1,83 @@
+"""Metric results and the arithmetic shared by every metric."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+
+def sequential_sum(values: np.ndarray) -> float:
+    """Add ``values`` left to right, one at a time, as the reference scorer does.
+
+    ``np.sum`` adds pairwise and Python >= 3.12's ``sum`` compensates; either
+    can differ from the reference in the last bit, and a truncated percentage
+    can then differ in its last digit.
+    """
+    if len(values) == 0:
+        return 0.0
+    return float(np.add.accumulate(values.astype(np.float64, copy=False))[-1])
+
+
+def ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+def f_measure(recall: float, precision: float) -> float:
+    # Same operation order as the reference scorer, so the same bits.
+    return 2 * precision * recall / (precision + recall) if recall + precision else 0.0
+
+
+@dataclass(frozen=True)
+class MetricScore:
+    """Recall, precision and F1 of one metric, with the counts they come from.
+
+    Values are fractions in [0, 1] at full precision; numerators and
+    denominators are the additive statistics summed over documents.
+    """
+
+    recall: float
+    precision: float
+    f1: float
+    recall_num: float
+    recall_den: float
+    precision_num: float
+    precision_den: float
+
+    @classmethod
+    def from_counts(
+        cls, recall_num: float, recall_den: float, precision_num: float, precision_den: float
+    ) -> MetricScore:
+        recall = ratio(recall_num, recall_den)
+        precision = ratio(precision_num, precision_den)
+        return cls(
+            recall=recall,
+            precision=precision,
+            f1=f_measure(recall, precision),
+            recall_num=float(recall_num),
+            recall_den=float(recall_den),
+            precision_num=float(precision_num),
+            precision_den=float(precision_den),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BlancScore(MetricScore):
+    """BLANC: the combined score plus its coreference and non-coreference parts.
+
+    ``recall_num``/``precision_num`` hold the combined recall and precision
+    over a denominator of 1, as the reference scorer prints them.
+    """
+
+    coref: MetricScore = MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)
+    noncoref: MetricScore = MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in asdict(self).items() if k not in ("coref", "noncoref")}
+        out["coref"] = self.coref.to_dict()
+        out["noncoref"] = self.noncoref.to_dict()
+        return out
