@@ -5,29 +5,53 @@
 >>> response = {"d": [[(0, 0), (2, 3), (5, 5)]]}
 >>> round(corefscore.score(key, response)["muc"].f1, 4)
 0.8
+
+Names are imported on first use, so that ``corefscore --help`` and
+``import corefscore`` stay instant.
 """
 
-from ._version import __version__
-from .errors import CorefScoreError, InputError, UsageError
-from .metrics import METRICS, BlancScore, MetricScore
-from .model import Corpus, Document
-from .result import DocumentResult, ScoreResult
-from .scorer import CorefScorer, score, score_corpora, score_files
+from __future__ import annotations
 
-__all__ = [
-    "METRICS",
-    "BlancScore",
-    "CorefScoreError",
-    "CorefScorer",
-    "Corpus",
-    "Document",
-    "DocumentResult",
-    "InputError",
-    "MetricScore",
-    "ScoreResult",
-    "UsageError",
-    "__version__",
-    "score",
-    "score_corpora",
-    "score_files",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+
+if TYPE_CHECKING:
+    from .errors import CorefScoreError, InputError, UsageError
+    from .metrics import METRICS, BlancScore, MetricScore
+    from .model import Corpus, Document
+    from .result import DocumentResult, ScoreResult
+    from .scorer import CorefScorer, score, score_corpora, score_files
+
+_EXPORTS = {
+    "CorefScoreError": "errors",
+    "InputError": "errors",
+    "UsageError": "errors",
+    "METRICS": "metrics",
+    "BlancScore": "metrics",
+    "MetricScore": "metrics",
+    "Corpus": "model",
+    "Document": "model",
+    "DocumentResult": "result",
+    "ScoreResult": "result",
+    "CorefScorer": "scorer",
+    "score": "scorer",
+    "score_corpora": "scorer",
+    "score_files": "scorer",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'corefscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

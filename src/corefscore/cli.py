@@ -10,13 +10,17 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ._version import __version__
-from .duplicates import POLICIES
 from .errors import CorefScoreError, InputError, UsageError
-from .metrics import METRICS, resolve_metrics
-from .report import format_perl, format_text
-from .result import ScoreResult
+
+if TYPE_CHECKING:
+    from .result import ScoreResult
+
+# Kept here, not imported, so that --help and --version load no numpy.
+POLICIES = ("default", "first", "reference")
+METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -77,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document: bool) -> str:
+    from .report import format_perl, format_text
+    from .result import ScoreResult
+
     if fmt == "json":
         return result.to_json() + "\n"
     if fmt == "perl":
@@ -92,6 +99,7 @@ def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document:
 
 
 def _score(args: argparse.Namespace) -> int:
+    from .metrics import resolve_metrics
     from .scorer import score_files
 
     metrics = resolve_metrics(args.metric)
@@ -118,6 +126,8 @@ def _score(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    if "numpy" not in sys.modules:
+        _single_threaded_numerics()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -157,3 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry_point() -> None:
     sys.exit(main())
+
+
+def _single_threaded_numerics() -> None:
+    """corefscore does no linear algebra; BLAS thread pools only cost start-up CPU."""
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")

@@ -74,7 +74,14 @@ def prepare_pair(
     return key, response
 
 
+def _has_repeats(doc: Document) -> bool:
+    spans = [span for entity in doc.entities for span in entity]
+    return len(set(spans)) < len(spans)
+
+
 def _refuse_key_repeats(key: Document) -> None:
+    if not _has_repeats(key):
+        return
     seen: dict[Span, tuple[int, int]] = {}
     for e, entity in enumerate(key.entities):
         for m, span in enumerate(entity):
@@ -106,6 +113,8 @@ def _repeated_spans(doc: Document) -> list[Span]:
 
 def _drop_repeats(doc: Document, only: set[Span] | None = None) -> tuple[Document, list[Span]]:
     """Keep the first occurrence of each span (restricted to ``only`` if given)."""
+    if not _has_repeats(doc):
+        return doc, []
     seen: set[Span] = set()
     dropped: dict[Span, None] = {}
     entities: list[tuple[Span, ...]] = []

@@ -3,6 +3,7 @@ one-call functions :func:`score` and :func:`score_files`."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -14,7 +15,6 @@ from .metrics import STATISTICS, resolve_metrics, to_score
 from .model import ClusterInput, Corpus, Document, corpus_from_mapping, document_from_clusters
 from .result import DocumentResult, ScoreResult, conll_score
 from .signature import make_signature
-from .sums import ExactSum
 
 Statistics = dict[str, tuple[float, ...]]
 
@@ -22,8 +22,9 @@ Statistics = dict[str, tuple[float, ...]]
 class CorefScorer:
     """Accumulates additive statistics document by document.
 
-    The state is a sum of counts, so scorers fed on different workers can be
-    combined with :meth:`merge`::
+    The state is each document's additive statistics (numerators and
+    denominators), so scorers fed on different workers can be combined with
+    :meth:`merge`::
 
         scorer = CorefScorer()
         for key_clusters, predicted in batches:
@@ -41,7 +42,6 @@ class CorefScorer:
 
     def reset(self) -> None:
         """Forget every document seen so far."""
-        self._totals: dict[str, list[ExactSum]] = {}
         self._documents: dict[str, Statistics] = {}
         self._warnings: list[str] = []
 
@@ -70,10 +70,6 @@ class CorefScorer:
         key, response = prepare_pair(key, response, self.duplicates, self._warnings)
         table = build_table(key, response)
         stats = {m: STATISTICS[m](table) for m in self.metrics}
-        for name, values in stats.items():
-            sums = self._totals.setdefault(name, [ExactSum() for _ in values])
-            for acc, v in zip(sums, values):
-                acc.add(v)
         self._documents[key.doc_id] = stats
         return stats
 
@@ -85,20 +81,22 @@ class CorefScorer:
             if doc_id in self._documents:
                 raise InputError(f"document {doc_id!r} was scored by both scorers")
             self._documents[doc_id] = stats
-        for name, sums in other._totals.items():
-            mine = self._totals.setdefault(name, [ExactSum() for _ in sums])
-            for acc, theirs in zip(mine, sums):
-                acc.merge(theirs)
         self._warnings.extend(other._warnings)
         return self
 
     @property
     def statistics(self) -> Statistics:
-        """The summed statistics: metric -> (recall num, recall den, precision num, den...)."""
-        return {
-            m: tuple(acc.value for acc in self._totals[m]) if m in self._totals else _zeros(m)
-            for m in self.metrics
-        }
+        """The summed statistics: metric -> (recall num, recall den, precision num, den...).
+
+        Sums are correctly rounded (``math.fsum``), hence independent of the
+        order in which documents were added or scorers merged. The reference
+        scorer adds documents in Perl hash order, which varies from run to run.
+        """
+        totals: Statistics = {}
+        for m in self.metrics:
+            columns = zip(*(stats[m] for stats in self._documents.values()))
+            totals[m] = tuple(math.fsum(c) for c in columns) or _zeros(m)
+        return totals
 
     @property
     def document_statistics(self) -> dict[str, Statistics]:

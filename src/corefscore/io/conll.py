@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import os
 import re
-from itertools import repeat
+from collections.abc import Iterator
 
 import numpy as np
 
 from ..errors import InputError
 from ..model import Corpus, Document, Span
-from .files import read_text
+from .files import open_binary
 
 _BEGIN = re.compile(r"#\s*begin document\b(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -33,7 +33,7 @@ _ITEM = re.compile(r"\((\d+)\+(\d+)\)|\((\d+)\)|\((\d+)(?!\d)|(\d+)\)|\|")
 
 _Parsed = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 # Coreference fields repeat a lot ("(12)", "(3", "3)"): parse each once.
-_FIELD_CACHE: dict[str, _Parsed] = {}
+_FIELD_CACHE: dict[bytes, _Parsed] = {}
 
 
 def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
@@ -73,9 +73,18 @@ def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
 
 
 def read_conll(path: str | os.PathLike[str]) -> Corpus:
-    """Read a CoNLL-2012 / SemEval-2010 coreference file (plain or gzipped)."""
+    """Read a CoNLL-2012 / SemEval-2010 coreference file (plain or gzipped).
+
+    The file is read in blocks, so memory stays bounded by the mentions, not
+    by the file size.
+    """
     name = os.fspath(path)
-    return read_conll_text(read_text(name), source=name)
+    return _read_blocks(iter_blocks(name), name)
+
+
+def read_conll_text(text: str, *, source: str = "<string>") -> Corpus:
+    """Parse CoNLL text; ``source`` names the file in error messages."""
+    return _read_blocks(iter((text.encode("utf-8"),)), source)
 
 
 class _DocumentBuilder:
@@ -116,10 +125,10 @@ class _DocumentBuilder:
             self.lines.append([])
         return idx
 
-    def add_field(self, field: str, token: int, lineno: int) -> None:
+    def add_field(self, field: bytes, token: int, lineno: int) -> None:
         parsed = _FIELD_CACHE.get(field)
         if parsed is None:
-            parsed = _parse_field(field, self.source, lineno)
+            parsed = _parse_field(field.decode("utf-8"), self.source, lineno)
             if len(_FIELD_CACHE) < 100_000:
                 _FIELD_CACHE[field] = parsed
         singles, opens, closes, skipped = parsed
@@ -156,7 +165,7 @@ class _DocumentBuilder:
             for token, lineno, line in self.pending:
                 field = line.rstrip().rpartition("\t")[2].strip()
                 if field and field != "-" and field != "_":
-                    self.add_field(field, token, lineno)
+                    self.add_field(field.encode("utf-8"), token, lineno)
         unclosed = [(ln, tok, label) for label, st in self.open.items() for tok, ln in st]
         if unclosed:
             lineno, token, label = min(unclosed)
@@ -177,42 +186,85 @@ class _DocumentBuilder:
         )
 
 
-def _fast_token_lines(text: str, lines: list[str]) -> np.ndarray:
-    """Mark the lines that are surely tokens without a mention (last field ``-``).
+class _Lines:
+    """Per-line facts of one block, computed with array operations.
 
-    They are the vast majority, so they are found with C-level ``map`` calls
-    and never visited by the Python loop.
+    ``fast`` marks lines whose last field is ``-`` and that are not comments:
+    the vast majority of lines, which the Python loop never visits.
     """
-    n = len(lines)
-    if "\t" in text:
-        fast = np.fromiter(map(str.endswith, lines, repeat("\t-")), dtype=bool, count=n)
-    else:
-        fast = np.fromiter(map(str.endswith, lines, repeat(" -")), dtype=bool, count=n)
-    if "#" in text:
-        fast &= ~np.fromiter(map(str.startswith, lines, repeat("#")), dtype=bool, count=n)
-    return fast
+
+    def __init__(self, block: bytes):
+        data = np.frombuffer(block, dtype=np.uint8)
+        newlines = np.flatnonzero(data == 10)
+        ends = newlines if block.endswith(b"\n") else np.append(newlines, len(data))
+        starts = np.empty_like(ends)
+        starts[0:1] = 0
+        starts[1:] = newlines[: len(ends) - 1] + 1
+        if b"\r" in block:
+            cr = (ends > starts) & (data[np.maximum(ends - 1, 0)] == 13)
+            ends = ends - cr
+        length = ends - starts
+        last = data[np.maximum(ends - 1, 0)]
+        before = data[np.maximum(ends - 2, 0)]
+        first = data[np.minimum(starts, max(len(data) - 1, 0))]
+        comment = (first == 35) & (length > 0)  # "#"
+        # "\t-" always ends a "-" field; " -" only in a file without tabs.
+        separator = 9 if b"\t" in block else 32
+        self.fast = (length >= 2) & (last == 45) & (before == separator) & ~comment
+        self.starts = starts
+        self.ends = ends
+        self.visit = np.flatnonzero(~self.fast & (length > 0))
+        self.fast_before = np.concatenate(([0], np.cumsum(self.fast)))
+        # Lines that count as tokens, except white-space-only ones (rare; the
+        # loop visits and discounts them).
+        self.tokens_before = np.concatenate(([0], np.cumsum((length > 0) & ~comment)))
+
+    def fast_in(self, lo: int, hi: int) -> bool:
+        """Whether a fast line lies in the block's lines ``lo <= k < hi``."""
+        return bool(self.fast_before[hi] - self.fast_before[lo])
 
 
-def read_conll_text(text: str, *, source: str = "<string>") -> Corpus:
-    """Parse CoNLL text; ``source`` names the file in error messages."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    fast = _fast_token_lines(text, lines)
+def iter_blocks(path: str, size: int = 1 << 24) -> Iterator[bytes]:
+    """Yield the file's bytes in blocks of whole lines (gzip detected by magic bytes)."""
+    try:
+        handle = open_binary(path)
+    except InputError:
+        raise
+    with handle:
+        rest = b""
+        while True:
+            try:
+                chunk = handle.read(size)
+            except (OSError, EOFError) as exc:
+                raise InputError(f"cannot read file ({exc})", path=path) from None
+            if not chunk:
+                break
+            chunk = rest + chunk
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                rest = chunk
+                continue
+            rest = chunk[cut + 1 :]
+            yield chunk[: cut + 1]
+        if rest:
+            yield rest
+
+
+def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
     warnings: list[str] = []
     documents: dict[str, Document] = {}
     first_seen: dict[str, int] = {}
-    ranges: list[tuple[int, int]] = []
     doc: _DocumentBuilder | None = None
-    begin = 0  # line index of the current document's '#begin document'
-    skipped = 0  # blank and comment lines of the current document so far
-    slow_tokens = 0  # token lines of the current document seen by the loop below
+    base = 0  # tokens of the file before the current document
+    blank = 0  # white-space-only lines of the current document so far
+    visited = 0  # token lines of the current document seen by the loop below
+    offset = 0  # absolute index of the first line of the current block
+    tokens = 0  # tokens of the file before the current block
+    first_block = True
 
-    def close(builder: _DocumentBuilder, end: int) -> None:
-        ntok = end - begin - 1 - skipped
-        if slow_tokens < ntok:
+    def close(builder: _DocumentBuilder, ntok: int) -> None:
+        if visited < ntok:
             builder.all_tab = False  # some line ended in a '-' field
-        ranges.append((begin, end))
         if builder.doc_id in first_seen:
             raise InputError(
                 f"document id {builder.doc_id!r} appears twice in this file "
@@ -223,72 +275,125 @@ def read_conll_text(text: str, *, source: str = "<string>") -> Corpus:
         first_seen[builder.doc_id] = builder.begin_line
         documents[builder.doc_id] = builder.finish()
 
-    for i in np.flatnonzero(~fast).tolist():
-        line = lines[i]
-        lineno = i + 1
-        if doc is not None:
-            if line[:1] == "#":
-                skipped += 1
-                if _END.search(line):
-                    close(doc, i)
-                    doc = None
-                elif _BEGIN.match(line):
-                    raise InputError(
-                        f"'#begin document' inside document {doc.doc_id!r} "
-                        f"(begun at line {doc.begin_line}): missing '#end document'",
-                        path=source,
-                        line=lineno,
-                    )
-                continue  # a comment line, not a token
-            if not line or line.isspace():
-                skipped += 1
-                continue
-            token = i - begin - 1 - skipped
-            slow_tokens += 1
-            if "\t" in line:
-                if not line.endswith("\t"):
+    for block in blocks:
+        if first_block:
+            block = _check_start(block, source)
+            first_block = False
+        _validate_text(block, source, offset)
+        lines = _Lines(block)
+        starts = lines.starts.tolist()
+        ends = lines.ends.tolist()
+        before = lines.tokens_before.tolist()
+        lo = 0  # first line of the block not yet known to be inside a document
+        for k in lines.visit.tolist():
+            if doc is None and lines.fast_in(lo, k):
+                _outside_document(source, offset + _first_fast(lines, lo, k) + 1, bool(documents))
+            lineno = offset + k + 1
+            if doc is not None:
+                start, end = starts[k], ends[k]
+                if block[start] == 35:  # "#"
+                    line = block[start:end].decode("utf-8")
+                    if _END.search(line):
+                        close(doc, tokens + before[k] - base - blank)
+                        doc = None
+                        lo = k + 1
+                    elif _BEGIN.match(line):
+                        raise InputError(
+                            f"'#begin document' inside document {doc.doc_id!r} "
+                            f"(begun at line {doc.begin_line}): missing '#end document'",
+                            path=source,
+                            line=lineno,
+                        )
+                    continue  # a comment line, not a token
+                tab = block.rfind(b"\t", start, end)
+                if tab >= 0:
+                    raw = block[tab + 1 : end].strip()
+                    if not raw:
+                        if not block[start:end].strip():
+                            blank += 1
+                            continue
+                        visited += 1
+                        token = tokens + before[k] - base - blank
+                        doc.pending.append((token, lineno, block[start:end].decode("utf-8")))
+                        continue
                     doc.all_tab = False
-                field = line[line.rfind("\t") + 1 :].strip()
-                if not field:
-                    doc.pending.append((token, lineno, line))
+                else:
+                    parts = block[start:end].rsplit(None, 1)
+                    if not parts:
+                        blank += 1
+                        continue
+                    raw = parts[-1]
+                    doc.all_tab = False
+                visited += 1
+                if raw == b"-" or raw == b"_":
                     continue
-            else:
-                doc.all_tab = False
-                field = line.rsplit(None, 1)[-1]
-            if field == "-" or field == "_":
+                doc.add_field(raw, tokens + before[k] - base - blank, lineno)
                 continue
-            doc.add_field(field, token, lineno)
-            continue
-        if not line or line.isspace():
-            continue
-        if line[:1] == "#":
-            match = _BEGIN.match(line)
-            if match:
-                doc = _DocumentBuilder(match.group(1).strip(), lineno, source, warnings)
-                begin, skipped, slow_tokens = i, 0, 0
+            line = block[starts[k] : ends[k]].decode("utf-8")
+            if line.isspace():
+                lo = k + 1
                 continue
-            if _END.search(line):
-                raise InputError(
-                    "'#end document' without '#begin document'", path=source, line=lineno
-                )
-            continue
-        _outside_document(source, lineno, bool(documents))
+            if line[:1] == "#":
+                lo = k + 1
+                match = _BEGIN.match(line)
+                if match:
+                    doc = _DocumentBuilder(match.group(1).strip(), lineno, source, warnings)
+                    base, blank, visited = tokens + before[k], 0, 0
+                    continue
+                if _END.search(line):
+                    raise InputError(
+                        "'#end document' without '#begin document'", path=source, line=lineno
+                    )
+                continue
+            _outside_document(source, lineno, bool(documents))
+        if doc is None and lines.fast_in(lo, len(ends)):
+            _outside_document(
+                source, offset + _first_fast(lines, lo, len(ends)) + 1, bool(documents)
+            )
+        offset += len(ends)
+        tokens += before[-1]
     if doc is not None:
         warnings.append(
             f"{source}: document {doc.doc_id!r} has no '#end document'; "
             "read to the end of the file"
         )
-        close(doc, len(lines))
+        close(doc, tokens - base - blank)
     if not documents:
         raise InputError(
-            "not a CoNLL coreference file: no '#begin document' line"
-            if text.strip()
-            else "empty file",
+            "not a CoNLL coreference file: no '#begin document' line" if offset else "empty file",
             path=source,
             line=1,
         )
-    _check_fast_lines_inside(fast, ranges, source)
     return Corpus(documents=documents, source=source, warnings=tuple(warnings))
+
+
+def _first_fast(lines: _Lines, lo: int, hi: int) -> int:
+    return lo + int(np.flatnonzero(lines.fast[lo:hi])[0])
+
+
+def _check_start(block: bytes, source: str) -> bytes:
+    if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError(
+            "file is UTF-16 (byte-order mark found); convert it to UTF-8", path=source, line=1
+        )
+    if block.startswith(b"\xef\xbb\xbf"):
+        return block[3:]
+    return block
+
+
+def _validate_text(block: bytes, source: str, offset: int) -> None:
+    if b"\x00" in block:
+        line = offset + block[: block.index(b"\x00")].count(b"\n") + 1
+        raise InputError("binary data (NUL byte); not a text file", path=source, line=line)
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = offset + block[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"not valid UTF-8 (byte 0x{block[exc.start]:02x}); convert the file to UTF-8",
+            path=source,
+            line=line,
+        ) from None
 
 
 def _outside_document(source: str, lineno: int, after_document: bool) -> None:
@@ -304,14 +409,3 @@ def _outside_document(source: str, lineno: int, after_document: bool) -> None:
         path=source,
         line=lineno,
     )
-
-
-def _check_fast_lines_inside(fast: np.ndarray, ranges: list[tuple[int, int]], source: str) -> None:
-    inside = np.zeros(len(fast) + 1, dtype=np.int64)
-    for b, e in ranges:
-        inside[b] += 1
-        inside[e + 1] -= 1
-    outside = fast & (np.cumsum(inside)[:-1] == 0)
-    if outside.any():
-        first = int(np.flatnonzero(outside)[0])
-        _outside_document(source, first + 1, any(e < first for _, e in ranges))
