@@ -142,7 +142,10 @@ def test_wiki_system_pairs(key: str, resp: str, variant: str) -> None:
         "muc,bcub,ceafm,ceafe,blanc",
     )
     assert proc.returncode == 0, proc.stderr
-    _same(proc.stdout, (folder / "expected" / f"refscorer_v8.01.key_{key}.resp_{resp}.txt").read_text())
+    _same(
+        proc.stdout,
+        (folder / "expected" / f"refscorer_v8.01.key_{key}.resp_{resp}.txt").read_text(),
+    )
 
 
 @pytest.mark.parametrize("key", ["lee", "clark"])

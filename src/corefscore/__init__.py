@@ -41,7 +41,23 @@ _EXPORTS = {
     "score_files": "scorer",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "METRICS",
+    "BlancScore",
+    "CorefScoreError",
+    "CorefScorer",
+    "Corpus",
+    "Document",
+    "DocumentResult",
+    "InputError",
+    "MetricScore",
+    "ScoreResult",
+    "UsageError",
+    "__version__",
+    "score",
+    "score_corpora",
+    "score_files",
+]
 
 
 def __getattr__(name: str) -> Any:

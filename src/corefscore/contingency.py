@@ -93,15 +93,15 @@ def build_table(key: Document, response: Document) -> ContingencyTable:
     for j, entity in enumerate(response.entities):
         for span in entity:
             seen.add(span)
-            i = key_of.get(span)
-            if i is None:
+            owner = key_of.get(span)
+            if owner is None:
                 response_cells.append(-1)
                 continue
-            code = i * width + j
+            code = owner * width + j
             c = cell_of.get(code)
             if c is None:
                 c = cell_of[code] = len(rows)
-                rows.append(i)
+                rows.append(owner)
                 cols.append(j)
                 counts.append(0)
             counts[c] += 1

@@ -27,7 +27,9 @@ POLICIES = ("default", "first", "reference")
 
 def check_policy(policy: str) -> str:
     if policy not in POLICIES:
-        raise UsageError(f"unknown duplicates policy {policy!r}; choose one of {', '.join(POLICIES)}")
+        raise UsageError(
+            f"unknown duplicates policy {policy!r}; choose one of {', '.join(POLICIES)}"
+        )
     return policy
 
 

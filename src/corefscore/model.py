@@ -85,11 +85,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             raise InputError(f"{where}: cluster {ci} is not a list of spans")
         spans: list[Span] = []
         for span in cluster:
-            if (
-                isinstance(span, (str, bytes))
-                or not isinstance(span, Sequence)
-                or len(span) != 2
-            ):
+            if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 2:
                 raise InputError(f"{where}: cluster {ci} has {span!r}, not a (start, end) pair")
             start, end = span
             if not _is_int(start) or not _is_int(end):

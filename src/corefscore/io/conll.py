@@ -354,8 +354,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
         tokens += before[-1]
     if doc is not None:
         warnings.append(
-            f"{source}: document {doc.doc_id!r} has no '#end document'; "
-            "read to the end of the file"
+            f"{source}: document {doc.doc_id!r} has no '#end document'; read to the end of the file"
         )
         close(doc, tokens - base - blank)
     if not documents:

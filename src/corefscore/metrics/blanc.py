@@ -60,9 +60,7 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
     )
 
 
-def _side_links(
-    regular_sizes: np.ndarray, spans: list[tuple[int, ...]]
-) -> tuple[int, int]:
+def _side_links(regular_sizes: np.ndarray, spans: list[tuple[int, ...]]) -> tuple[int, int]:
     """(|C|, |N|) of one side whose repeated spans are ``spans`` (entity lists)."""
     distinct = regular_sizes.copy()
     alone = regular_sizes.copy()  # ids whose entities are exactly {e}
@@ -93,19 +91,13 @@ def _statistics_with_repeats(table: ContingencyTable) -> tuple[float, ...]:
     assert table.regular_key_sizes is not None
     assert table.regular_response_sizes is not None
     irregular: tuple[IrregularSpan, ...] = table.irregular
-    key_links, key_non = _side_links(
-        table.regular_key_sizes, [s.key_entities for s in irregular]
-    )
+    key_links, key_non = _side_links(table.regular_key_sizes, [s.key_entities for s in irregular])
     response_links, response_non = _side_links(
         table.regular_response_sizes, [s.response_entities for s in irregular]
     )
 
     regular = table.regular_counts
-    cell_of = {
-        (int(r), int(c)): int(v)
-        for r, c, v in zip(table.rows, table.cols, regular)
-        if v
-    }
+    cell_of = {(int(r), int(c)): int(v) for r, c, v in zip(table.rows, table.cols, regular) if v}
     both = [s for s in irregular if s.key_entities and s.response_entities]
     key_sets = [frozenset(s.key_entities) for s in both]
     response_sets = [frozenset(s.response_entities) for s in both]
@@ -167,7 +159,10 @@ def score(stats: tuple[float, ...]) -> BlancScore:
     if drc and drn:
         recall = (coref.recall + noncoref.recall) / 2
         precision = (coref.precision + noncoref.precision) / 2
-        f1 = (f_measure(coref.recall, coref.precision) + f_measure(noncoref.recall, noncoref.precision)) / 2
+        f1 = (
+            f_measure(coref.recall, coref.precision)
+            + f_measure(noncoref.recall, noncoref.precision)
+        ) / 2
     elif drn:
         recall, precision, f1 = noncoref.recall, noncoref.precision, noncoref.f1
     elif drc:
@@ -185,6 +180,3 @@ def score(stats: tuple[float, ...]) -> BlancScore:
         coref=coref,
         noncoref=noncoref,
     )
-
-
-

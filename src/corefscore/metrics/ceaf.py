@@ -29,7 +29,8 @@ def phi3(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) 
 
 
 def phi4(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
-    return 2 * shared / (key_sizes + response_sizes)
+    out: np.ndarray = 2 * shared / (key_sizes + response_sizes)
+    return out
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def _maximum_assignment(matrix: list[list[float]]) -> list[tuple[int, int]]:
     if m == 1:
         return [(max(range(n), key=lambda i: matrix[i][0]), 0)]
     if min(n, m) ** 2 * max(n, m) > _SCIPY_WORK:
-        from scipy.optimize import linear_sum_assignment
+        from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
         r, c = linear_sum_assignment(np.array(matrix), maximize=True)
         return list(zip(r.tolist(), c.tolist()))

@@ -18,11 +18,11 @@ DASHES = "-" * 74
 
 
 def perl_number(value: float) -> str:
-    return "%.15g" % value
+    return format(value, ".15g")
 
 
 def perl_percent(fraction: float) -> str:
-    return "%.15g" % (math.trunc(fraction * 10000) / 100)
+    return format(math.trunc(fraction * 10000) / 100, ".15g")
 
 
 def rpf_line(score: MetricScore) -> str:

@@ -36,7 +36,13 @@ def format_text(result: ScoreResult, *, title: str | None = None) -> str:
             )
         )
         rows.append(
-            (LABELS.get(name, name), _pct(score.recall), _pct(score.precision), _pct(score.f1), *counts)
+            (
+                LABELS.get(name, name),
+                _pct(score.recall),
+                _pct(score.precision),
+                _pct(score.f1),
+                *counts,
+            )
         )
     if result.conll is not None:
         rows.append(("CoNLL", "", "", _pct(result.conll), "", ""))

@@ -1,0 +1,186 @@
+"""The command line: outputs, options, exit codes and error messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import corefscore
+from corefscore import cli, duplicates, metrics
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+KEY = EXAMPLES / "key.conll"
+RESPONSE = EXAMPLES / "response.conll"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "corefscore", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_constants_match_the_library() -> None:
+    # The CLI keeps its own copies so that --help imports no numpy.
+    assert cli.POLICIES == duplicates.POLICIES
+    assert cli.METRICS == metrics.METRICS
+
+
+def test_version_and_help() -> None:
+    assert run("--version").stdout.strip() == f"corefscore {corefscore.__version__}"
+    for flag in ("-h", "--help"):
+        proc = run(flag)
+        assert proc.returncode == 0 and "score" in proc.stdout
+        proc = run("score", flag)
+        assert proc.returncode == 0 and "--duplicates" in proc.stdout
+
+
+def test_no_command_is_a_usage_error() -> None:
+    proc = run()
+    assert proc.returncode == 2 and proc.stdout == ""
+
+
+def test_text_output_of_the_shipped_example() -> None:
+    proc = run("score", str(KEY), str(RESPONSE))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "corpus (micro-average over key documents)"
+    muc = next(line for line in lines if line.startswith("MUC "))
+    assert muc.split()[1:] == ["66.67", "50.00", "57.14", "2/3", "2/4"]
+    assert any(line.startswith("CoNLL ") for line in lines)
+    assert "signature" not in proc.stderr
+
+
+def test_json_schema() -> None:
+    proc = run("score", str(KEY), str(RESPONSE), "--format", "json")
+    assert proc.returncode == 0
+    data = json.loads(proc.stdout)
+    assert data["schema_version"] == 1
+    assert data["signature"].startswith("metrics:mentions+muc+bcub+ceafm+ceafe+blanc+lea|")
+    assert data["options"]["duplicates"] == "default"
+    assert set(data["metrics"]) == {
+        "mentions",
+        "muc",
+        "bcub",
+        "ceafm",
+        "ceafe",
+        "blanc",
+        "lea",
+        "conll",
+    }
+    fields = {
+        "recall",
+        "precision",
+        "f1",
+        "recall_num",
+        "recall_den",
+        "precision_num",
+        "precision_den",
+    }
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        assert set(data["metrics"][name]) == fields
+    assert set(data["metrics"]["blanc"]) == fields | {"coref", "noncoref"}
+    assert set(data["metrics"]["blanc"]["coref"]) == fields
+    assert set(data["metrics"]["conll"]) == {"f1"}
+    muc = data["metrics"]["muc"]
+    assert (muc["recall_num"], muc["recall_den"]) == (2, 3)
+    assert "documents" not in data
+
+
+def test_json_per_document() -> None:
+    proc = run("score", str(KEY), str(RESPONSE), "--format", "json", "--per-document", "-m", "muc")
+    data = json.loads(proc.stdout)
+    assert list(data["metrics"]) == ["muc"]
+    assert set(data["documents"]) == {"(example/doc); part 000", "(example/doc); part 001"}
+    totals = sum(d["muc"]["recall_num"] for d in data["documents"].values())
+    assert totals == data["metrics"]["muc"]["recall_num"]
+
+
+def test_doc_option_scores_one_document() -> None:
+    proc = run(
+        "score", str(KEY), str(RESPONSE), "--format", "json", "--doc", "(example/doc); part 001"
+    )
+    data = json.loads(proc.stdout)
+    assert data["metrics"]["mentions"]["recall_den"] == 2
+    proc = run("score", str(KEY), str(RESPONSE), "--doc", "nope")
+    assert proc.returncode == 1
+    assert "document 'nope' is not in the key" in proc.stderr
+
+
+def test_perl_format_single_and_several_metrics() -> None:
+    one = run("score", str(KEY), str(RESPONSE), "--format", "perl", "-m", "muc").stdout
+    assert one.startswith("\n====== TOTALS =======\nIdentification of Mentions: Recall: (")
+    assert "\nCoreference: Recall: (2 / 3) 66.66%\tPrecision: (2 / 4) 50%\tF1: 57.14%\n" in one
+    assert one.endswith("-" * 74 + "\n")
+    several = run("score", str(KEY), str(RESPONSE), "--format", "perl", "-m", "muc,blanc").stdout
+    assert several.startswith("\nMETRIC muc:\n\n====== TOTALS =======\n")
+    assert "\nMETRIC blanc:\n" in several and "\nBLANC: Recall: (" in several
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["score", str(KEY)], 2, "usage error"),
+        (["score", str(KEY), str(RESPONSE), "-m", "nope"], 2, "unknown metric 'nope'"),
+        (["score", str(KEY), str(RESPONSE), "--format", "xml"], 2, "invalid choice"),
+        (
+            ["score", str(KEY), str(RESPONSE), "--format", "perl", "--per-document"],
+            2,
+            "--per-document",
+        ),
+        (["score", str(KEY), "missing.conll"], 1, "missing.conll: no such file"),
+    ],
+)
+def test_errors_are_one_line_with_exit_code(args: list[str], code: int, message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == code
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_malformed_file_names_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conll"
+    bad.write_text("#begin document d\nd\t0\t-\nd\t1\t7)\n#end document\n")
+    proc = run("score", str(KEY), str(bad))
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"corefscore: error: {bad}:3: closing bracket '7)' without an opening '(7' "
+        "in document 'd'\n"
+    )
+
+
+def test_warnings_go_to_stderr_and_quiet_silences_them(tmp_path: Path) -> None:
+    response = tmp_path / "resp.conll"
+    response.write_text(RESPONSE.read_text() + "#begin document other\nx\t(1)\n#end document\n")
+    proc = run("score", str(KEY), str(response), "--format", "json")
+    assert proc.returncode == 0
+    assert "1 response document(s) not in the key, ignored: 'other'" in proc.stderr
+    json.loads(proc.stdout)
+    assert run("score", str(KEY), str(response), "-q").stderr == ""
+
+
+def test_repeated_response_span_is_scored_once_with_a_warning(tmp_path: Path) -> None:
+    response = tmp_path / "resp.conll"
+    response.write_text("#begin document d\nd\t(1)|(2)\nd\t(1)\nd\t(2)\n#end document\n")
+    key = tmp_path / "key.conll"
+    key.write_text("#begin document d\nd\t(1)\nd\t(1)\nd\t(2)\n#end document\n")
+    proc = run("score", str(key), str(response), "--format", "json", "-m", "muc")
+    assert proc.returncode == 0
+    assert "span (0, 0) repeated; kept the copy in the first entity" in proc.stderr
+    # Entity 2 keeps only (2, 2): response links 1 + 0.
+    assert json.loads(proc.stdout)["metrics"]["muc"]["precision_den"] == 1
+
+
+def test_repeated_key_span_is_an_error_unless_asked(tmp_path: Path) -> None:
+    key = tmp_path / "key.conll"
+    key.write_text("#begin document d\nd\t(1)|(2)\nd\t(1)\n#end document\n")
+    proc = run("score", str(key), str(key))
+    assert proc.returncode == 1
+    assert f"{key}:2: span (0, 0) repeated in key document 'd', in entities 1 and 2" in proc.stderr
+    for policy in ("first", "reference"):
+        assert run("score", str(key), str(key), "--duplicates", policy).returncode == 0

@@ -1,0 +1,138 @@
+"""The Python API: score(), score_files() and the stateful CorefScorer."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import corefscore
+from corefscore import CorefScorer, InputError, UsageError
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+KEY = {"d1": [[(0, 0), (2, 3)], [(5, 5)]], "d2": [[(0, 1), (4, 4), (6, 6)]]}
+RESPONSE = {"d1": [[(0, 0), (2, 3), (5, 5)]], "d2": [[(0, 1), (4, 4)], [(6, 6), (8, 8)]]}
+
+
+def test_score_in_memory() -> None:
+    result = corefscore.score(KEY, RESPONSE)
+    muc = result["muc"]
+    # d1: 1 of 1 key link found, 1 of 2 response links right; d2: 1 of 2, 1 of 2.
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (2, 3, 2, 4)
+    assert result.conll == pytest.approx(
+        (result["muc"].f1 + result["bcub"].f1 + result["ceafe"].f1) / 3
+    )
+    assert result.documents is None
+    assert "dups:default" in result.signature
+
+
+def test_spans_may_be_lists_as_decoded_from_json() -> None:
+    decoded = json.loads(json.dumps(KEY))
+    assert corefscore.score(decoded, RESPONSE)["bcub"] == corefscore.score(KEY, RESPONSE)["bcub"]
+
+
+def test_metric_selection_and_aliases() -> None:
+    result = corefscore.score(KEY, RESPONSE, metrics="conll")
+    assert list(result.metrics) == ["muc", "bcub", "ceafe"]
+    assert result.conll is not None
+    result = corefscore.score(KEY, RESPONSE, metrics=["b3", "LEA"])
+    assert list(result.metrics) == ["bcub", "lea"] and result.conll is None
+    with pytest.raises(UsageError, match="unknown metric 'f1'"):
+        corefscore.score(KEY, RESPONSE, metrics="f1")
+    with pytest.raises(UsageError, match="duplicates policy"):
+        corefscore.score(KEY, RESPONSE, duplicates="keep")
+
+
+@pytest.mark.parametrize(
+    ("clusters", "message"),
+    [
+        ([[(0, 0), (3, 1)]], r"invalid span \(3, 1\)"),
+        ([[(0, 0), (-1, 0)]], r"invalid span \(-1, 0\)"),
+        ([[(0, 0.5)]], "non-integer span"),
+        ([[(0, 1, 2)]], "not a \\(start, end\\) pair"),
+        ([(0, 1)], "cluster 0 is not a list of spans|not a \\(start, end\\) pair"),
+        ("(0, 1)", "clusters must be a list"),
+    ],
+)
+def test_bad_in_memory_input(clusters: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        corefscore.score({"d": clusters}, {"d": []})  # type: ignore[dict-item]
+
+
+def test_missing_and_extra_documents() -> None:
+    result = corefscore.score(KEY, {"d1": RESPONSE["d1"], "zz": [[(0, 0)]]})
+    assert result["mentions"].recall_den == 6  # d2 counts as all missed
+    assert result["mentions"].precision_den == 3  # zz is ignored
+    assert any("not in the key, ignored: 'zz'" in w for w in result.warnings)
+    assert any("1 key document(s) not in the response" in w for w in result.warnings)
+
+
+def test_per_document_results_add_up() -> None:
+    result = corefscore.score(KEY, RESPONSE, per_document=True)
+    assert result.documents is not None and list(result.documents) == ["d1", "d2"]
+    for metric in ("mentions", "muc", "bcub", "ceafm", "ceafe", "lea"):
+        total = result[metric]
+        for field in ("recall_num", "recall_den", "precision_num", "precision_den"):
+            parts = [getattr(d[metric], field) for d in result.documents.values()]
+            assert math.fsum(parts) == getattr(total, field)
+
+
+def test_result_to_json_round_trips() -> None:
+    result = corefscore.score(KEY, RESPONSE, per_document=True)
+    data = json.loads(result.to_json())
+    assert data["metrics"]["lea"]["f1"] == result["lea"].f1
+    assert data["documents"]["d2"]["muc"]["recall_den"] == 2
+
+
+def test_scorer_update_compute_reset() -> None:
+    scorer = CorefScorer(metrics=("muc", "bcub"))
+    stats = scorer.update(KEY["d1"], RESPONSE["d1"])
+    assert stats["muc"] == (1, 1, 1, 2)
+    scorer.update(KEY["d2"], RESPONSE["d2"], doc_id="second")
+    assert scorer.compute()["muc"] == corefscore.score(KEY, RESPONSE)["muc"]
+    with pytest.raises(InputError, match="already scored"):
+        scorer.update(KEY["d2"], RESPONSE["d2"], doc_id="second")
+    scorer.reset()
+    assert scorer.compute()["muc"].recall_den == 0
+
+
+def test_merge_equals_scoring_everything() -> None:
+    whole = CorefScorer()
+    left, right = CorefScorer(), CorefScorer()
+    for i, doc in enumerate(KEY):
+        whole.update(KEY[doc], RESPONSE[doc], doc_id=doc)
+        (left if i == 0 else right).update(KEY[doc], RESPONSE[doc], doc_id=doc)
+    assert left.merge(right).compute().metrics == whole.compute().metrics
+    with pytest.raises(UsageError):
+        CorefScorer(metrics="muc").merge(CorefScorer())
+
+
+def test_score_files_matches_score_corpora_and_records_options() -> None:
+    result = corefscore.score_files(EXAMPLES / "key.conll", EXAMPLES / "response.conll")
+    assert result.options["key"].endswith("key.conll")
+    assert result.options["duplicates"] == "default"
+    assert result["muc"].recall_num == 2
+
+
+spans = st.tuples(st.integers(0, 15), st.integers(0, 3)).map(lambda t: (t[0], t[0] + t[1]))
+documents = st.lists(st.lists(spans, min_size=1, max_size=4), max_size=5)
+corpora = st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), documents, min_size=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora, corpora, st.randoms())
+def test_merge_in_any_split_and_order_equals_the_whole(key, response, rnd) -> None:  # type: ignore[no-untyped-def]
+    """Corpus totals are exact sums: independent of document order and of merging."""
+    whole = corefscore.score(key, response, duplicates="first")
+    docs = list(key)
+    rnd.shuffle(docs)
+    parts = [CorefScorer(duplicates="first") for _ in range(3)]
+    for doc in docs:
+        rnd.choice(parts).update(key[doc], response.get(doc, []), doc_id=doc)
+    merged = parts[0].merge(parts[1]).merge(parts[2]).compute()
+    assert merged.metrics == whole.metrics
