@@ -173,38 +173,50 @@ def phi4(k: list[int], r: list[int]) -> Fraction:
     return 2 * phi3(k, r) / (len(k) + len(r))
 
 
-def _ceaf_total(c: Chains, phi: Callable[[list[int], list[int]], Fraction]) -> float:
+def ceaf_numerators(c: Chains, phi: Callable[[list[int], list[int]], Fraction]) -> list[float]:
+    """The CEAF numerator of every optimal alignment, as the reference would add it up.
+
+    All one-to-one assignments of key rows to columns are tried (columns beyond the
+    response entities are the reference's padding, cost 1, i.e. similarity 0); the
+    optimum is found in exact arithmetic. The numerator of an assignment is
+    ``Σ (1 - (1 - φ))`` over key entities in key order, in floating point. Distinct
+    optimal assignments can give sums that differ in the last bits; they are all
+    returned (first found first), without repeats.
+    """
     n_key, n_response = len(c.key), len(c.response)
     if n_key == 0 or n_response == 0:
-        return 0.0
+        return [0.0]
     size = max(n_key, n_response)
-    # Every one-to-one assignment of key rows to columns; columns >= n_response
-    # are padding (the reference fills them with cost 1, i.e. phi 0).
     best_value: Fraction | None = None
-    best: tuple[int, ...] = ()
+    best: list[tuple[int, ...]] = []
     for columns in permutations(range(size), n_key):
         value = sum(
             (phi(c.key[i], c.response[j]) for i, j in enumerate(columns) if j < n_response),
             Fraction(0),
         )
         if best_value is None or value > best_value:
-            best_value, best = value, columns
-    # Numerator as the reference adds it: 1 - cost, cost = 1 - phi, in key order.
-    total = 0.0
-    for i, j in enumerate(best):
-        similarity = float(phi(c.key[i], c.response[j])) if j < n_response else 0.0
-        cost = 1 - similarity
-        total += 1 - cost
-    return total
+            best_value, best = value, [columns]
+        elif value == best_value:
+            best.append(columns)
+    totals: list[float] = []
+    for columns in best:
+        total = 0.0
+        for i, j in enumerate(columns):
+            similarity = float(phi(c.key[i], c.response[j])) if j < n_response else 0.0
+            cost = 1 - similarity
+            total += 1 - cost
+        if total not in totals:
+            totals.append(total)
+    return totals
 
 
 def ceafm(c: Chains) -> Stats:
-    total = _ceaf_total(c, phi3)
+    total = ceaf_numerators(c, phi3)[0]
     return (total, sum(len(k) for k in c.key), total, sum(len(r) for r in c.response))
 
 
 def ceafe(c: Chains) -> Stats:
-    total = _ceaf_total(c, phi4)
+    total = ceaf_numerators(c, phi4)[0]
     n_key = sum(1 for k in c.key if len(k) > 0)
     n_response = sum(1 for r in c.response if len(r) > 0)
     return (total, n_key, total, n_response)
@@ -234,7 +246,8 @@ def blanc(c: Chains) -> Stats:
     """(|C_k∩C_r|, |C_k|, |C_k∩C_r|, |C_r|, |N_k∩N_r|, |N_k|, |N_k∩N_r|, |N_r|)."""
     ck, nk = blanc_links(c.key)
     cr, nr = blanc_links(c.response)
-    return (len(ck & cr), len(ck), len(ck & cr), len(cr), len(nk & nr), len(nk), len(nk & nr), len(nr))
+    coref, noncoref = len(ck & cr), len(nk & nr)
+    return (coref, len(ck), coref, len(cr), noncoref, len(nk), noncoref, len(nr))
 
 
 def _lea_side(a_side: list[list[int]], b_side: list[list[int]]) -> tuple[float, int]:
@@ -284,9 +297,7 @@ def score_document(key: Clusters, response: Clusters) -> dict[str, Stats]:
     return {name: _FUNCTIONS[name](chains) for name in METRICS}
 
 
-def score_corpus(
-    key: Mapping[str, Clusters], response: Mapping[str, Clusters]
-) -> dict[str, Stats]:
+def score_corpus(key: Mapping[str, Clusters], response: Mapping[str, Clusters]) -> dict[str, Stats]:
     """Statistics summed over the key documents (a missing response document is empty;
     response-only documents are ignored). Sums are correctly rounded (``math.fsum``)."""
     per_document = [score_document(key[d], response.get(d, [])) for d in key]
