@@ -184,3 +184,40 @@ def test_repeated_key_span_is_an_error_unless_asked(tmp_path: Path) -> None:
     assert f"{key}:2: span (0, 0) repeated in key document 'd', in entities 1 and 2" in proc.stderr
     for policy in ("first", "reference"):
         assert run("score", str(key), str(key), "--duplicates", policy).returncode == 0
+
+
+def test_main_in_process_text_per_document(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["score", str(KEY), str(RESPONSE), "--per-document", "-m", "muc,lea"]) == 0
+    out = capsys.readouterr().out
+    assert "document (example/doc); part 000" in out
+    assert out.count("LEA ") == 3  # two documents and the corpus
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        ([], 2),
+        (["score", str(KEY), str(RESPONSE), "-m", "nope"], 2),
+        (["score", str(KEY), "missing.conll"], 1),
+        (["score", str(KEY), str(RESPONSE), "--format", "perl", "--per-document"], 2),
+    ],
+)
+def test_main_in_process_exit_codes(
+    argv: list[str], code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(argv) == code
+    captured = capsys.readouterr()
+    assert captured.out == ""
+
+
+def test_main_reports_internal_errors_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("unexpected")
+
+    monkeypatch.setattr("corefscore.scorer.score_files", boom)
+    monkeypatch.delenv("COREFSCORE_DEBUG", raising=False)
+    assert cli.main(["score", str(KEY), str(RESPONSE)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error: RuntimeError: unexpected" in err
