@@ -21,9 +21,12 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 
 def _tool(module: str) -> None:
-    if shutil.which(module) is None and subprocess.run(
-        [sys.executable, "-m", module, "--version"], capture_output=True, check=False
-    ).returncode:
+    if (
+        shutil.which(module) is None
+        and subprocess.run(
+            [sys.executable, "-m", module, "--version"], capture_output=True, check=False
+        ).returncode
+    ):
         pytest.skip(f"{module} is not installed (it comes with the [test] extra)")
 
 

@@ -226,11 +226,7 @@ class _Lines:
 
 def iter_blocks(path: str, size: int = 1 << 24) -> Iterator[bytes]:
     """Yield the file's bytes in blocks of whole lines (gzip detected by magic bytes)."""
-    try:
-        handle = open_binary(path)
-    except InputError:
-        raise
-    with handle:
+    with open_binary(path) as handle:
         rest = b""
         while True:
             try:

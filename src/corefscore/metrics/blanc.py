@@ -66,8 +66,9 @@ def _side_links(regular_sizes: np.ndarray, spans: list[tuple[int, ...]]) -> tupl
     alone = regular_sizes.copy()  # ids whose entities are exactly {e}
     doubled = 0  # ids twice in one entity: the reference's "x-x" coreference link
     multi = 0  # ids in two or more entities: an "x-x" non-coreference link
-    sets = [frozenset(s) for s in spans if s]
-    for s, entities in zip(sets, (s for s in spans if s)):
+    present = [entities for entities in spans if entities]
+    sets = [frozenset(entities) for entities in present]
+    for s, entities in zip(sets, present):
         for e in s:
             distinct[e] += 1
         if len(s) == 1:
