@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import corefscore
-from corefscore import cli, duplicates, metrics
+from corefscore import cli, duplicates, matching, metrics
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 KEY = EXAMPLES / "key.conll"
@@ -27,6 +27,8 @@ def test_cli_constants_match_the_library() -> None:
     # The CLI keeps its own copies so that --help imports no numpy.
     assert cli.POLICIES == duplicates.POLICIES
     assert cli.METRICS == metrics.METRICS
+    assert cli.MATCHINGS == matching.MATCHINGS
+    assert set(cli.CEAF_FAMILY) <= set(metrics.REGISTRY)
 
 
 def test_version_and_help() -> None:
@@ -216,8 +218,56 @@ def test_main_reports_internal_errors_in_one_line(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("unexpected")
 
-    monkeypatch.setattr("corefscore.scorer.score_files", boom)
+    monkeypatch.setattr("corefscore.scorer.score_corpora", boom)
     monkeypatch.delenv("COREFSCORE_DEBUG", raising=False)
     assert cli.main(["score", str(KEY), str(RESPONSE)]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "internal error: RuntimeError: unexpected" in err
+
+
+def test_metrics_command_lists_every_metric_with_a_citation() -> None:
+    proc = run("metrics")
+    assert proc.returncode == 0, proc.stderr
+    for name in metrics.REGISTRY:
+        assert any(name in line.split()[:2] for line in proc.stdout.splitlines())
+    data = json.loads(run("metrics", "--format", "json").stdout)
+    names = [m["name"] for m in data["metrics"]]
+    assert names == list(metrics.REGISTRY)
+    assert all(m["citation"] and m["summary"] for m in data["metrics"])
+    assert [m["name"] for m in data["metrics"] if m["default"]] == list(metrics.METRICS)
+
+
+def test_regimes_table_has_one_row_per_regime(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["score", str(KEY), str(RESPONSE), "-m", "muc", "--regimes"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:8]}
+    assert list(rows) == [
+        "as-given",
+        "singletons-dropped",
+        "gold-mentions",
+        "anaphoric-only",
+        "nested-removed",
+    ]
+    assert rows["as-given"] == ["57.14"]  # MUC R 2/3, P 2/4
+    as_given = corefscore.score_files(KEY, RESPONSE, metrics="muc")["muc"].f1
+    assert float(rows["as-given"][0]) == round(100 * as_given, 2)
+    gold = corefscore.score_files(KEY, RESPONSE, metrics="muc", gold_mentions=True)["muc"].f1
+    assert float(rows["gold-mentions"][0]) == round(100 * gold, 2)
+    assert cli.main(["score", str(KEY), str(RESPONSE), "--regimes", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["regimes"]) == set(rows)
+    assert "mentions:gold" in data["regimes"]["gold-mentions"]["signature"]
+
+
+def test_regime_options_reach_the_signature(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["score", str(KEY), str(RESPONSE), "--format", "json", "--singletons", "drop"]
+    assert cli.main([*args, "--response-singletons", "keep", "--anaphoric-only"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "|singletons:key-drop+response-keep|mentions:anaphoric|" in data["signature"]
+    assert data["options"]["anaphoric_only"] is True
+
+
+def test_regimes_refuse_perl_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["score", str(KEY), str(RESPONSE), "--regimes", "--format", "perl"])
+    assert code == 2
+    assert "--regimes prints one table" in capsys.readouterr().err

@@ -19,37 +19,47 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import CorefScoreError, InputError, UsageError
-    from .metrics import METRICS, BlancScore, MetricScore
-    from .model import Corpus, Document
+    from .metrics import METRICS, REGISTRY, BlancScore, Metric, MetricScore
+    from .model import Corpus, Document, Entity
+    from .regimes import EvaluationSetup
     from .result import DocumentResult, ScoreResult
-    from .scorer import CorefScorer, score, score_corpora, score_files
+    from .scorer import CorefScorer, score, score_corpora, score_files, score_regimes
 
 _EXPORTS = {
     "CorefScoreError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
     "METRICS": "metrics",
+    "REGISTRY": "metrics",
     "BlancScore": "metrics",
+    "Metric": "metrics",
     "MetricScore": "metrics",
     "Corpus": "model",
     "Document": "model",
+    "Entity": "model",
+    "EvaluationSetup": "regimes",
     "DocumentResult": "result",
     "ScoreResult": "result",
     "CorefScorer": "scorer",
     "score": "scorer",
     "score_corpora": "scorer",
     "score_files": "scorer",
+    "score_regimes": "scorer",
 }
 
 __all__ = [
     "METRICS",
+    "REGISTRY",
     "BlancScore",
     "CorefScoreError",
     "CorefScorer",
     "Corpus",
     "Document",
     "DocumentResult",
+    "Entity",
+    "EvaluationSetup",
     "InputError",
+    "Metric",
     "MetricScore",
     "ScoreResult",
     "UsageError",
@@ -57,6 +67,7 @@ __all__ = [
     "score",
     "score_corpora",
     "score_files",
+    "score_regimes",
 ]
 
 

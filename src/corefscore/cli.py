@@ -10,17 +10,21 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import CorefScoreError, InputError, UsageError
 
 if TYPE_CHECKING:
+    from .model import Corpus
+    from .regimes import EvaluationSetup
     from .result import ScoreResult
 
 # Kept here, not imported, so that --help and --version load no numpy.
 POLICIES = ("default", "first", "reference")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+MATCHINGS = ("exact", "head", "min-span", "overlap")
+CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -30,10 +34,45 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _add_pair_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by every command that reads a key and a response."""
+    p.add_argument("key", metavar="KEY", help="gold (key) file")
+    p.add_argument("response", metavar="RESPONSE", help="system (response) file")
+    p.add_argument(
+        "--duplicates",
+        choices=POLICIES,
+        default="default",
+        help="repeated spans: default = keep the first in the response (warn), error in the key; "
+        "first = keep the first on both sides; reference = the reference scorer's own handling",
+    )
+    p.add_argument(
+        "--match",
+        choices=MATCHINGS,
+        default="exact",
+        help="how a response mention is paired with a key mention (its twin): exact span "
+        "(default), same syntactic head, MUC-style MIN span, or token overlap; one-to-one",
+    )
+    p.add_argument(
+        "--singletons",
+        choices=("keep", "drop"),
+        default="keep",
+        help="keep or drop one-mention entities, on both sides (default: keep)",
+    )
+    p.add_argument("--key-singletons", choices=("keep", "drop"), help="override for the key")
+    p.add_argument(
+        "--response-singletons", choices=("keep", "drop"), help="override for the response"
+    )
+    p.add_argument(
+        "--remove-nested", action="store_true", help="keep only maximal spans on each side"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="corefscore",
-        description="Exact, fast coreference scoring (MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL).",
+        description="Exact, fast coreference scoring (MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL, "
+        "and the variants of the founding papers).",
     )
     parser.add_argument("--version", action="version", version=f"corefscore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -41,17 +80,17 @@ def build_parser() -> argparse.ArgumentParser:
         "score",
         help="score a response file against a key file",
         description="Score RESPONSE against KEY (CoNLL-2011/2012 or SemEval-2010 files, .gz ok). "
-        "Numbers equal the official CoNLL reference scorer v8.01 (LEA: its LEA branch).",
+        "Numbers equal the official CoNLL reference scorer v8.01 (LEA: its LEA branch) unless "
+        "a regime option or a variant metric is chosen.",
     )
-    p.add_argument("key", metavar="KEY", help="gold (key) file")
-    p.add_argument("response", metavar="RESPONSE", help="system (response) file")
+    _add_pair_options(p)
     p.add_argument(
         "-m",
         "--metric",
         action="append",
         metavar="NAME",
         help=f"metric(s) to compute, repeatable or comma-separated: {', '.join(METRICS)}, "
-        "conll, all (default: all)",
+        "conll, all (default: all), or a variant listed by 'corefscore metrics'",
     )
     p.add_argument(
         "--format",
@@ -70,13 +109,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="score only this document (repeatable); NAME as on its '#begin document' line",
     )
     p.add_argument(
-        "--duplicates",
-        choices=POLICIES,
-        default="default",
-        help="repeated spans: default = keep the first in the response (warn), error in the key; "
-        "first = keep the first on both sides; reference = the reference scorer's own handling",
+        "--gold-mentions",
+        action="store_true",
+        help="score only response mentions that have a key twin (Stoyanov et al. 2009's "
+        "'perfect CEs')",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    p.add_argument(
+        "--anaphoric-only",
+        action="store_true",
+        help="score only mentions of non-singleton key entities and their response twins",
+    )
+    p.add_argument(
+        "--regimes",
+        action="store_true",
+        help="score under every evaluation regime side by side (as given, singletons dropped, "
+        "gold mentions, anaphoric only, nested removed)",
+    )
+    p.add_argument(
+        "--show-alignment",
+        nargs="?",
+        const="ceafe",
+        choices=CEAF_FAMILY,
+        metavar="CEAF",
+        help="also print each document's optimal CEAF entity alignment "
+        f"({', '.join(CEAF_FAMILY)}; default ceafe)",
+    )
+    sub.add_parser(
+        "metrics",
+        help="list every metric with its definition and citation",
+        description="List every metric corefscore computes, with a one-line definition and "
+        "its citation.",
+    ).add_argument("--format", choices=("text", "json"), default="text")
+    t = sub.add_parser(
+        "twins",
+        help="list missed key mentions and spurious response mentions",
+        description="Pair response mentions with key mentions (twins) and list, per document, "
+        "the key mentions without a twin (missed), the response mentions without one "
+        "(spurious), and twins whose spans differ.",
+    )
+    _add_pair_options(t)
+    t.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -98,30 +170,122 @@ def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document:
     return "\n".join(parts)
 
 
+def _setup_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "matching": args.match,
+        "singletons": args.singletons,
+        "key_singletons": args.key_singletons,
+        "response_singletons": args.response_singletons,
+        "remove_nested": args.remove_nested,
+        "gold_mentions": getattr(args, "gold_mentions", False),
+        "anaphoric_only": getattr(args, "anaphoric_only", False),
+    }
+
+
+def _warn(warnings: Sequence[str], quiet: bool) -> None:
+    if not quiet:
+        for warning in warnings:
+            print(f"corefscore: warning: {warning}", file=sys.stderr)
+
+
 def _score(args: argparse.Namespace) -> int:
     from .metrics import resolve_metrics
-    from .scorer import score_files
+    from .regimes import EvaluationSetup
+    from .scorer import read_pair, score_corpora
 
     metrics = resolve_metrics(args.metric)
     if args.format == "perl" and args.per_document:
         raise UsageError("--per-document is not available with --format perl")
+    if args.regimes and (args.format == "perl" or args.per_document or args.show_alignment):
+        raise UsageError(
+            "--regimes prints one table; it cannot be combined with --format perl, "
+            "--per-document or --show-alignment"
+        )
     computed = metrics
     if args.format == "perl" and "mentions" not in metrics:
         # Every block of the reference output has the mention identification line.
         computed = ("mentions", *metrics)
-    result = score_files(
-        args.key,
-        args.response,
+    setup = EvaluationSetup.create(**_setup_options(args))
+    key, response = read_pair(args.key, args.response, setup=setup)
+    if args.regimes:
+        return _score_regimes(args, key, response, computed, setup)
+    result = score_corpora(
+        key,
+        response,
         metrics=computed,
         duplicates=args.duplicates,
         documents=args.doc,
         per_document=args.per_document,
+        setup=setup,
+        options={"key": args.key, "response": args.response},
     )
-    if not args.quiet:
-        for warning in result.warnings:
-            print(f"corefscore: warning: {warning}", file=sys.stderr)
-    sys.stdout.write(_render(result, args.format, metrics, args.per_document))
+    _warn(result.warnings, args.quiet)
+    out = _render(result, args.format, metrics, args.per_document)
+    if args.show_alignment:
+        from .report.alignment import format_alignment
+        from .scorer import alignments
+
+        found = alignments(
+            key,
+            response,
+            metric=args.show_alignment,
+            duplicates=args.duplicates,
+            documents=args.doc,
+            setup=setup,
+        )
+        if args.format == "json":
+            import json
+
+            data = json.loads(out)
+            data["alignments"] = {d: a.to_dict() for d, a in found.items()}
+            out = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        else:
+            out += "\n" + format_alignment(found, fmt="text")
+    sys.stdout.write(out)
     return EXIT_OK
+
+
+def _score_regimes(
+    args: argparse.Namespace,
+    key: Corpus,
+    response: Corpus,
+    metrics: Sequence[str],
+    setup: EvaluationSetup,
+) -> int:
+    from .report.regimes import format_regimes
+    from .scorer import score_regimes
+
+    results = score_regimes(
+        key, response, metrics=metrics, duplicates=args.duplicates, documents=args.doc, setup=setup
+    )
+    warnings = dict.fromkeys(w for r in results.values() for w in r.warnings)
+    _warn(list(warnings), args.quiet)
+    sys.stdout.write(format_regimes(results, fmt=args.format))
+    return EXIT_OK
+
+
+def _list_metrics(args: argparse.Namespace) -> int:
+    from .report.catalogue import format_metric_catalogue
+
+    sys.stdout.write(format_metric_catalogue(fmt=args.format))
+    return EXIT_OK
+
+
+def _twins(args: argparse.Namespace) -> int:
+    from .regimes import EvaluationSetup
+    from .report.twins import format_twins
+    from .scorer import find_twins, read_pair
+
+    setup = EvaluationSetup.create(**_setup_options(args))
+    key, response = read_pair(args.key, args.response, setup=setup, syntax=True)
+    warnings: list[str] = [*key.warnings, *response.warnings]
+    found = find_twins(key, response, duplicates=args.duplicates, setup=setup, warnings=warnings)
+    _warn(warnings, args.quiet)
+    sys.stdout.write(format_twins(found, fmt=args.format))
+    return EXIT_OK
+
+
+_COMMANDS = {"score": _score, "metrics": _list_metrics, "twins": _twins}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -129,17 +293,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "numpy" not in sys.modules:
         _single_threaded_numerics()
     parser = build_parser()
+    args: argparse.Namespace | None = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
-        return _score(args)
+        return _COMMANDS[args.command](args)
     except InputError as exc:
         print(f"corefscore: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except UsageError as exc:
-        print(f"corefscore: usage error: {exc} (see 'corefscore score --help')", file=sys.stderr)
+        command = getattr(args, "command", None) or _command_of(argv)
+        print(
+            f"corefscore: usage error: {exc} (see 'corefscore {command} --help')", file=sys.stderr
+        )
         return EXIT_USAGE
     except CorefScoreError as exc:
         print(f"corefscore: error: {exc}", file=sys.stderr)
@@ -163,6 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+
+
+def _command_of(argv: Sequence[str] | None) -> str:
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    return words[0] if words and words[0] in _COMMANDS else "score"
 
 
 def entry_point() -> None:

@@ -59,6 +59,10 @@ class ContingencyTable:
     regular_counts: IntArray | None = None
     regular_key_sizes: IntArray | None = None
     regular_response_sizes: IntArray | None = None
+    #: The documents the table was built from (after duplicates, regimes and
+    #: matching), for metrics that need more than overlap counts.
+    key: Document | None = None
+    response: Document | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -121,6 +125,8 @@ def build_table(key: Document, response: Document) -> ContingencyTable:
         response_cells=np.array(response_cells, dtype=np.int64),
         response_overlap=count_array,
         key_counts=count_array,
+        key=key,
+        response=response,
     )
 
 
@@ -213,6 +219,8 @@ def _build_with_repeats(key: Document, response: Document) -> ContingencyTable:
         regular_counts=array(regular),
         regular_key_sizes=regular_key,
         regular_response_sizes=regular_response,
+        key=key,
+        response=response,
     )
 
 

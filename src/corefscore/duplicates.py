@@ -17,8 +17,6 @@ Entities left empty are removed. ``docs/compatibility.md`` has the details.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .errors import InputError, UsageError
 from .model import Document, Span
 
@@ -119,31 +117,16 @@ def _drop_repeats(doc: Document, only: set[Span] | None = None) -> tuple[Documen
         return doc, []
     seen: set[Span] = set()
     dropped: dict[Span, None] = {}
-    entities: list[tuple[Span, ...]] = []
-    lines: list[tuple[int, ...]] = []
-    labels: list[str] = []
-    changed = False
-    for entity, entity_lines, label in zip(doc.entities, doc.lines, doc.labels):
-        kept: list[Span] = []
-        kept_lines: list[int] = []
-        for span, line in zip(entity, entity_lines):
-            if span in seen and (only is None or span in only):
-                dropped[span] = None
-                changed = True
-                continue
-            seen.add(span)
-            kept.append(span)
-            kept_lines.append(line)
-        if kept:
-            entities.append(tuple(kept))
-            lines.append(tuple(kept_lines))
-            labels.append(label)
-    if not changed:
-        return doc, []
-    return (
-        replace(doc, entities=tuple(entities), lines=tuple(lines), labels=tuple(labels)),
-        list(dropped),
-    )
+
+    def first(entity: int, position: int, span: Span) -> bool:
+        if span in seen and (only is None or span in only):
+            dropped[span] = None
+            return False
+        seen.add(span)
+        return True
+
+    kept = doc.select(first)
+    return kept, list(dropped)
 
 
 def _span(span: Span) -> str:

@@ -9,12 +9,49 @@ point sums, and which copy of a repeated mention it keeps, depend on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from .errors import InputError
 
 Span = tuple[int, int]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """Token-level columns of one document, when the reader was asked for them.
+
+    Every tuple has one item per token (the document's token positions);
+    ``None`` means the source has no such column. ``dependency_heads[t]`` is
+    the document position of token ``t``'s syntactic head, or -1 for a root;
+    ``parse`` holds CoNLL-2012 parse bits such as ``"(NP(DT*"``.
+    """
+
+    words: tuple[str, ...] | None = None
+    pos: tuple[str, ...] | None = None
+    parse: tuple[str, ...] | None = None
+    named_entities: tuple[str, ...] | None = None
+    dependency_heads: tuple[int, ...] | None = None
+    sentence_starts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One entity as user callables see it (custom CEAF similarity, LEA importance).
+
+    ``levels`` and ``heads`` are parallel to ``mentions`` (``None`` where unknown).
+    """
+
+    label: str
+    mentions: tuple[Span, ...]
+    type: str | None = None
+    levels: tuple[str | None, ...] = ()
+    heads: tuple[int | None, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.mentions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +61,11 @@ class Document:
     ``labels[i]`` is the entity id written in the source (e.g. ``"12"``), and
     ``lines[i][k]`` the source line of mention ``entities[i][k]`` (0 when the
     document was built in memory).
+
+    Optional per-mention facts, parallel to ``entities`` (empty when the
+    source has none): ``heads`` (the head token), ``min_spans`` (MUC's MIN,
+    the least a response must cover), ``mention_levels`` (``NAM``, ``NOM``,
+    ``PRO`` or ``PRE``); and per entity, ``entity_types`` (e.g. ``PER``).
     """
 
     doc_id: str
@@ -31,6 +73,11 @@ class Document:
     labels: tuple[str, ...] = ()
     lines: tuple[tuple[int, ...], ...] = ()
     source: str | None = None
+    heads: tuple[tuple[int | None, ...], ...] = ()
+    min_spans: tuple[tuple[Span | None, ...], ...] = ()
+    mention_levels: tuple[tuple[str | None, ...], ...] = ()
+    entity_types: tuple[str | None, ...] = ()
+    syntax: Syntax | None = None
 
     def __post_init__(self) -> None:
         if not self.labels:
@@ -45,6 +92,70 @@ class Document:
     def line_of(self, entity: int, position: int) -> int | None:
         line = self.lines[entity][position]
         return line or None
+
+    def head_of(self, entity: int, position: int) -> int | None:
+        return self.heads[entity][position] if self.heads else None
+
+    def min_span_of(self, entity: int, position: int) -> Span | None:
+        return self.min_spans[entity][position] if self.min_spans else None
+
+    def level_of(self, entity: int, position: int) -> str | None:
+        return self.mention_levels[entity][position] if self.mention_levels else None
+
+    def type_of(self, entity: int) -> str | None:
+        return self.entity_types[entity] if self.entity_types else None
+
+    def entity(self, index: int) -> Entity:
+        """Entity ``index`` with its facts, as passed to user callables."""
+        n = len(self.entities[index])
+        return Entity(
+            label=self.labels[index],
+            mentions=self.entities[index],
+            type=self.type_of(index),
+            levels=self.mention_levels[index] if self.mention_levels else (None,) * n,
+            heads=self.heads[index] if self.heads else (None,) * n,
+        )
+
+    def select(self, keep: Callable[[int, int, Span], bool]) -> Document:
+        """The document with only the mentions ``keep(entity, position, span)`` accepts.
+
+        Per-mention facts follow their mentions; entities left empty are removed.
+        """
+        plan: list[tuple[int, list[int]]] = []
+        changed = False
+        for e, entity in enumerate(self.entities):
+            kept = [k for k, span in enumerate(entity) if keep(e, k, span)]
+            changed = changed or len(kept) < len(entity)
+            if kept:
+                plan.append((e, kept))
+        if not changed:
+            return self
+
+        def per_mention(values: tuple[tuple[T, ...], ...]) -> tuple[tuple[T, ...], ...]:
+            if not values:
+                return ()
+            return tuple(tuple(values[e][k] for k in kept) for e, kept in plan)
+
+        return replace(
+            self,
+            entities=per_mention(self.entities),
+            labels=tuple(self.labels[e] for e, _ in plan),
+            lines=per_mention(self.lines),
+            heads=per_mention(self.heads),
+            min_spans=per_mention(self.min_spans),
+            mention_levels=per_mention(self.mention_levels),
+            entity_types=tuple(self.entity_types[e] for e, _ in plan) if self.entity_types else (),
+        )
+
+    def respan(self, spans: Mapping[tuple[int, int], Span]) -> Document:
+        """The document with mention ``(entity, position)`` moved to ``spans[...]``."""
+        if not spans:
+            return self
+        entities = tuple(
+            tuple(spans.get((e, k), span) for k, span in enumerate(entity))
+            for e, entity in enumerate(self.entities)
+        )
+        return replace(self, entities=entities)
 
 
 @dataclass(frozen=True)
@@ -68,38 +179,129 @@ class Corpus:
         return self.documents[doc_id]
 
 
-ClusterInput = Sequence[Sequence[Sequence[int]]]
+ClusterInput = Sequence[Any]
+
+_MENTION_KEYS = frozenset({"span", "start", "end", "head", "min", "level"})
+_CLUSTER_KEYS = frozenset({"mentions", "type", "id"})
 
 
 def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) -> Document:
-    """Build a :class:`Document` from in-memory clusters of ``(start, end)`` spans.
+    """Build a :class:`Document` from in-memory clusters.
 
-    Spans may be tuples or lists (as decoded from JSON); ends are inclusive.
+    A cluster is a list of mentions, or a mapping ``{"mentions": [...],
+    "type": "PER", "id": "7"}``. A mention is a ``(start, end)`` pair
+    (inclusive, as lists from JSON too), or a mapping ``{"span": (start, end),
+    "head": token, "min": (start, end), "level": "NAM"}`` whose keys other than
+    ``span`` are optional.
     """
-    entities: list[tuple[Span, ...]] = []
     where = f"{side} document {doc_id!r}"
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Sequence):
         raise InputError(f"{where}: clusters must be a list of lists of (start, end) spans")
+    entities: list[tuple[Span, ...]] = []
+    labels: list[str] = []
+    types: list[str | None] = []
+    heads: list[tuple[int | None, ...]] = []
+    mins: list[tuple[Span | None, ...]] = []
+    levels: list[tuple[str | None, ...]] = []
     for ci, cluster in enumerate(clusters):
+        label = str(ci)
+        entity_type = None
+        if isinstance(cluster, Mapping):
+            unknown = set(cluster) - _CLUSTER_KEYS
+            if unknown or "mentions" not in cluster:
+                raise InputError(
+                    f"{where}: cluster {ci} must be a list of spans or a mapping with "
+                    f"'mentions' (and optional 'type', 'id'), got keys {sorted(map(str, cluster))}"
+                )
+            label = str(cluster.get("id", ci))
+            entity_type = _optional_str(cluster.get("type"), f"{where}: cluster {ci} type")
+            cluster = cluster["mentions"]
         if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Sequence):
             raise InputError(f"{where}: cluster {ci} is not a list of spans")
         spans: list[Span] = []
-        for span in cluster:
-            if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 2:
-                raise InputError(f"{where}: cluster {ci} has {span!r}, not a (start, end) pair")
-            start, end = span
-            if not _is_int(start) or not _is_int(end):
-                raise InputError(f"{where}: cluster {ci} has non-integer span {span!r}")
-            start, end = int(start), int(end)
-            if start < 0 or end < start:
-                raise InputError(
-                    f"{where}: cluster {ci} has invalid span ({start}, {end}); "
-                    "need 0 <= start <= end (ends are inclusive)"
-                )
-            spans.append((start, end))
+        entity_heads: list[int | None] = []
+        entity_mins: list[Span | None] = []
+        entity_levels: list[str | None] = []
+        for mention in cluster:
+            head = level = None
+            min_span = None
+            if isinstance(mention, Mapping):
+                unknown = set(mention) - _MENTION_KEYS
+                if unknown:
+                    raise InputError(
+                        f"{where}: cluster {ci} has a mention with unknown key(s) "
+                        f"{sorted(map(str, unknown))}; allowed: span, head, min, level"
+                    )
+                if "span" in mention:
+                    span_value = mention["span"]
+                elif "start" in mention and "end" in mention:
+                    span_value = (mention["start"], mention["end"])
+                else:
+                    raise InputError(f"{where}: cluster {ci} has a mention without 'span'")
+                span = _span(span_value, where, ci)
+                if mention.get("head") is not None:
+                    head = mention["head"]
+                    if not _is_int(head) or not span[0] <= int(head) <= span[1]:
+                        raise InputError(
+                            f"{where}: cluster {ci}: head {head!r} is not a token of "
+                            f"mention {span}"
+                        )
+                    head = int(head)
+                if mention.get("min") is not None:
+                    min_span = _span(mention["min"], where, ci)
+                    if not (span[0] <= min_span[0] and min_span[1] <= span[1]):
+                        raise InputError(
+                            f"{where}: cluster {ci}: MIN span {min_span} lies outside "
+                            f"mention {span}"
+                        )
+                level = _optional_str(mention.get("level"), f"{where}: cluster {ci} level")
+            else:
+                span = _span(mention, where, ci)
+            spans.append(span)
+            entity_heads.append(head)
+            entity_mins.append(min_span)
+            entity_levels.append(level)
         if spans:
             entities.append(tuple(spans))
-    return Document(doc_id=doc_id, entities=tuple(entities))
+            labels.append(label)
+            types.append(entity_type)
+            heads.append(tuple(entity_heads))
+            mins.append(tuple(entity_mins))
+            levels.append(tuple(entity_levels))
+
+    def given(values: list[tuple[T | None, ...]]) -> tuple[tuple[T | None, ...], ...]:
+        return tuple(values) if any(v is not None for e in values for v in e) else ()
+
+    return Document(
+        doc_id=doc_id,
+        entities=tuple(entities),
+        labels=tuple(labels),
+        heads=given(heads),
+        min_spans=given(mins),
+        mention_levels=given(levels),
+        entity_types=tuple(types) if any(t is not None for t in types) else (),
+    )
+
+
+def _span(value: object, where: str, ci: int) -> Span:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise InputError(f"{where}: cluster {ci} has {value!r}, not a (start, end) pair")
+    start, end = value
+    if not _is_int(start) or not _is_int(end):
+        raise InputError(f"{where}: cluster {ci} has non-integer span {value!r}")
+    start, end = int(start), int(end)
+    if start < 0 or end < start:
+        raise InputError(
+            f"{where}: cluster {ci} has invalid span ({start}, {end}); "
+            "need 0 <= start <= end (ends are inclusive)"
+        )
+    return (start, end)
+
+
+def _optional_str(value: object, what: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise InputError(f"{what} must be a string, got {value!r}")
 
 
 def _is_int(value: object) -> bool:

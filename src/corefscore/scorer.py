@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .contingency import build_table, empty_document
 from .duplicates import check_policy, prepare_pair
 from .errors import InputError, UsageError
-from .metrics import STATISTICS, resolve_metrics, to_score
+from .metrics import Metric, MetricSpec, resolve
 from .model import ClusterInput, Corpus, Document, corpus_from_mapping, document_from_clusters
+from .regimes import EvaluationSetup
 from .result import DocumentResult, ScoreResult, conll_score
 from .signature import make_signature
+
+if TYPE_CHECKING:
+    from .matching import Twins
+    from .metrics.ceaf import EntityAlignment
 
 Statistics = dict[str, tuple[float, ...]]
 
@@ -34,10 +39,38 @@ class CorefScorer:
     """
 
     def __init__(
-        self, *, metrics: str | Iterable[str] | None = None, duplicates: str = "default"
+        self,
+        *,
+        metrics: MetricSpec | Iterable[MetricSpec] | None = None,
+        duplicates: str = "default",
+        matching: str = "exact",
+        singletons: str = "keep",
+        key_singletons: str | None = None,
+        response_singletons: str | None = None,
+        gold_mentions: bool = False,
+        anaphoric_only: bool = False,
+        remove_nested: bool = False,
+        setup: EvaluationSetup | None = None,
     ) -> None:
-        self.metrics = resolve_metrics(metrics)
+        """Options are those of :func:`score`; ``setup`` replaces the regime options."""
+        self._metrics: dict[str, Metric] = {m.name: m for m in resolve(metrics)}
+        self.metrics: tuple[str, ...] = tuple(self._metrics)
         self.duplicates = check_policy(duplicates)
+        self.setup = setup or EvaluationSetup.create(
+            matching=matching,
+            singletons=singletons,
+            key_singletons=key_singletons,
+            response_singletons=response_singletons,
+            gold_mentions=gold_mentions,
+            anaphoric_only=anaphoric_only,
+            remove_nested=remove_nested,
+        )
+        if self.setup.matching != "exact" and self.duplicates == "reference":
+            raise UsageError(
+                f"--duplicates reference reproduces the reference scorer, which matches "
+                f"mentions exactly; it cannot be combined with {self.setup.matching} matching"
+            )
+        self._requires = {r for m in self._metrics.values() for r in m.requires}
         self.reset()
 
     def reset(self) -> None:
@@ -68,15 +101,24 @@ class CorefScorer:
                 f"document {key.doc_id!r} was already scored; call reset() or give another doc_id"
             )
         key, response = prepare_pair(key, response, self.duplicates, self._warnings)
+        key, response = self.setup.apply(key, response)
+        if self._requires:
+            _check_requirements(self._metrics.values(), key, response)
         table = build_table(key, response)
-        stats = {m: STATISTICS[m](table) for m in self.metrics}
+        stats = {name: metric.statistics(table) for name, metric in self._metrics.items()}
         self._documents[key.doc_id] = stats
         return stats
 
     def merge(self, other: CorefScorer) -> CorefScorer:
         """Add the state of ``other`` (same metrics and policy) to this scorer."""
-        if other.metrics != self.metrics or other.duplicates != self.duplicates:
-            raise UsageError("cannot merge scorers with different metrics or duplicates policy")
+        if (
+            other._metrics != self._metrics
+            or other.duplicates != self.duplicates
+            or other.setup != self.setup
+        ):
+            raise UsageError(
+                "cannot merge scorers with different metrics, duplicates policy or regime"
+            )
         for doc_id, stats in other._documents.items():
             if doc_id in self._documents:
                 raise InputError(f"document {doc_id!r} was scored by both scorers")
@@ -95,7 +137,7 @@ class CorefScorer:
         totals: Statistics = {}
         for m in self.metrics:
             columns = zip(*(stats[m] for stats in self._documents.values()))
-            totals[m] = tuple(math.fsum(c) for c in columns) or _zeros(m)
+            totals[m] = tuple(math.fsum(c) for c in columns) or (0,) * self._metrics[m].width
         return totals
 
     @property
@@ -110,37 +152,64 @@ class CorefScorer:
         self, *, per_document: bool = False, options: Mapping[str, Any] | None = None
     ) -> ScoreResult:
         """Recall, precision and F1 of every metric over all documents so far."""
-        metrics = {m: to_score(m, s) for m, s in self.statistics.items()}
+        combine = {name: metric.combine for name, metric in self._metrics.items()}
+        metrics = {m: combine[m](s) for m, s in self.statistics.items()}
         documents = None
         if per_document:
             documents = {}
             for doc_id, stats in self._documents.items():
-                scores = {m: to_score(m, s) for m, s in stats.items()}
+                scores = {m: combine[m](s) for m, s in stats.items()}
                 documents[doc_id] = DocumentResult(doc_id, scores, conll_score(scores))
-        opts = {"metrics": list(self.metrics), "duplicates": self.duplicates}
+        opts: dict[str, Any] = {"metrics": list(self.metrics), "duplicates": self.duplicates}
+        opts.update(self.setup.to_dict())
         opts.update(options or {})
         return ScoreResult(
             metrics=metrics,
             conll=conll_score(metrics),
-            signature=make_signature(metrics=self.metrics, duplicates=self.duplicates),
+            signature=make_signature(
+                metrics=self.metrics, duplicates=self.duplicates, setup=self.setup
+            ),
             options=opts,
             documents=documents,
             warnings=tuple(self._warnings),
         )
 
 
-def _zeros(metric: str) -> tuple[float, ...]:
-    return (0,) * (8 if metric == "blanc" else 4)
+_FACTS = {"entity_types": "entity types", "mention_levels": "mention levels"}
+
+
+def _check_requirements(metrics: Iterable[Metric], key: Document, response: Document) -> None:
+    """Refuse a document that lacks the facts a selected metric needs."""
+    for metric in metrics:
+        for need in metric.requires:
+            for side, doc in (("key", key), ("response", response)):
+                values = getattr(doc, need, ())
+                flat = values if need == "entity_types" else [v for e in values for v in e]
+                if doc.entities and (not values or any(v is None for v in flat)):
+                    raise InputError(
+                        f"metric {metric.name} needs {_FACTS.get(need, need)} for every "
+                        f"{'entity' if need == 'entity_types' else 'mention'}, and {side} "
+                        f"document {doc.doc_id!r} lacks them",
+                        path=doc.source,
+                    )
 
 
 def score_corpora(
     key: Corpus,
     response: Corpus,
     *,
-    metrics: str | Iterable[str] | None = None,
+    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
     duplicates: str = "default",
     documents: Sequence[str] | None = None,
     per_document: bool = False,
+    matching: str = "exact",
+    singletons: str = "keep",
+    key_singletons: str | None = None,
+    response_singletons: str | None = None,
+    gold_mentions: bool = False,
+    anaphoric_only: bool = False,
+    remove_nested: bool = False,
+    setup: EvaluationSetup | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> ScoreResult:
     """Score two corpora, pairing documents by id.
@@ -148,7 +217,18 @@ def score_corpora(
     Key documents missing from the response are scored as all missed;
     response documents missing from the key are ignored with a warning.
     """
-    scorer = CorefScorer(metrics=metrics, duplicates=duplicates)
+    scorer = CorefScorer(
+        metrics=metrics,
+        duplicates=duplicates,
+        matching=matching,
+        singletons=singletons,
+        key_singletons=key_singletons,
+        response_singletons=response_singletons,
+        gold_mentions=gold_mentions,
+        anaphoric_only=anaphoric_only,
+        remove_nested=remove_nested,
+        setup=setup,
+    )
     scorer._warnings.extend(key.warnings)
     scorer._warnings.extend(response.warnings)
     selected = list(key.documents)
@@ -194,17 +274,43 @@ def score(
     key: Mapping[str, ClusterInput],
     response: Mapping[str, ClusterInput],
     *,
-    metrics: str | Iterable[str] | None = None,
+    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
     duplicates: str = "default",
     per_document: bool = False,
+    matching: str = "exact",
+    singletons: str = "keep",
+    key_singletons: str | None = None,
+    response_singletons: str | None = None,
+    gold_mentions: bool = False,
+    anaphoric_only: bool = False,
+    remove_nested: bool = False,
 ) -> ScoreResult:
-    """Score in-memory clusters: ``{doc_id: [[(start, end), ...], ...]}`` on each side."""
+    """Score in-memory clusters: ``{doc_id: [[(start, end), ...], ...]}`` on each side.
+
+    ``metrics`` takes names (see ``corefscore metrics``) and :class:`Metric`
+    objects, e.g. ``corefscore.metrics.ceaf.custom(...)``.
+
+    Regime options (:mod:`corefscore.regimes`): ``matching`` pairs response
+    mentions with key mentions (``exact``, ``head``, ``min-span``,
+    ``overlap``); ``singletons`` (``keep``/``drop``) applies to both sides
+    unless ``key_singletons`` or ``response_singletons`` is given;
+    ``gold_mentions`` keeps only response mentions with a key twin;
+    ``anaphoric_only`` keeps only mentions of non-singleton key entities and
+    their twins; ``remove_nested`` keeps only maximal spans.
+    """
     return score_corpora(
         corpus_from_mapping(key, side="key"),
         corpus_from_mapping(response, side="response"),
         metrics=metrics,
         duplicates=duplicates,
         per_document=per_document,
+        matching=matching,
+        singletons=singletons,
+        key_singletons=key_singletons,
+        response_singletons=response_singletons,
+        gold_mentions=gold_mentions,
+        anaphoric_only=anaphoric_only,
+        remove_nested=remove_nested,
     )
 
 
@@ -212,18 +318,31 @@ def score_files(
     key_path: str | os.PathLike[str],
     response_path: str | os.PathLike[str],
     *,
-    metrics: str | Iterable[str] | None = None,
+    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
     duplicates: str = "default",
     documents: Sequence[str] | None = None,
     per_document: bool = False,
+    matching: str = "exact",
+    singletons: str = "keep",
+    key_singletons: str | None = None,
+    response_singletons: str | None = None,
+    gold_mentions: bool = False,
+    anaphoric_only: bool = False,
+    remove_nested: bool = False,
 ) -> ScoreResult:
     """Score a response file against a key file (CoNLL-2012 / SemEval-2010, ``.gz`` too)."""
-    from .io import read_conll
-
-    resolve_metrics(metrics)
+    setup = EvaluationSetup.create(
+        matching=matching,
+        singletons=singletons,
+        key_singletons=key_singletons,
+        response_singletons=response_singletons,
+        gold_mentions=gold_mentions,
+        anaphoric_only=anaphoric_only,
+        remove_nested=remove_nested,
+    )
+    resolve(metrics)
     check_policy(duplicates)
-    key = read_conll(key_path)
-    response = read_conll(response_path)
+    key, response = read_pair(key_path, response_path, setup=setup)
     return score_corpora(
         key,
         response,
@@ -231,5 +350,110 @@ def score_files(
         duplicates=duplicates,
         documents=documents,
         per_document=per_document,
+        setup=setup,
         options={"key": os.fspath(key_path), "response": os.fspath(response_path)},
     )
+
+
+def read_pair(
+    key_path: str | os.PathLike[str],
+    response_path: str | os.PathLike[str],
+    *,
+    setup: EvaluationSetup | None = None,
+    syntax: bool = False,
+) -> tuple[Corpus, Corpus]:
+    """Read a key and a response file, with the syntax the setup's matching needs.
+
+    Head matching needs each document's syntax (a parse or dependency column),
+    which a second, slower pass over the file reads; ``syntax=True`` forces it.
+    """
+    from .io import read_conll
+
+    with_syntax = syntax or (setup is not None and setup.matching == "head")
+    return (
+        read_conll(key_path, syntax=with_syntax),
+        read_conll(response_path, syntax=with_syntax),
+    )
+
+
+def _paired_documents(
+    key: Corpus, response: Corpus, documents: Sequence[str] | None
+) -> Iterator[tuple[Document, Document]]:
+    for doc_id in documents if documents is not None else key.documents:
+        if doc_id not in key.documents:
+            raise InputError(f"document {doc_id!r} is not in the key", path=key.source)
+        yield key.documents[doc_id], response.documents.get(doc_id) or empty_document(doc_id)
+
+
+def score_regimes(
+    key: Corpus,
+    response: Corpus,
+    *,
+    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
+    duplicates: str = "default",
+    documents: Sequence[str] | None = None,
+    setup: EvaluationSetup | None = None,
+) -> dict[str, ScoreResult]:
+    """Score one response under every regime of :data:`corefscore.regimes.REGIMES`.
+
+    Each regime is applied on top of ``setup`` (e.g. a matching method), so
+    the results show how much each assumption changes the numbers.
+    """
+    from .regimes import regime_setups
+
+    return {
+        name: score_corpora(
+            key, response, metrics=metrics, duplicates=duplicates, documents=documents, setup=s
+        )
+        for name, s in regime_setups(setup or EvaluationSetup()).items()
+    }
+
+
+def alignments(
+    key: Corpus,
+    response: Corpus,
+    *,
+    metric: str | Metric = "ceafe",
+    duplicates: str = "default",
+    documents: Sequence[str] | None = None,
+    setup: EvaluationSetup | None = None,
+) -> dict[str, EntityAlignment]:
+    """The optimal CEAF entity alignment of every document, for a CEAF-family metric."""
+    from .metrics.ceaf import entity_alignment
+
+    setup = setup or EvaluationSetup()
+    out: dict[str, EntityAlignment] = {}
+    for key_doc, response_doc in _paired_documents(key, response, documents):
+        key_doc, response_doc = prepare_pair(key_doc, response_doc, duplicates, [])
+        key_doc, response_doc = setup.apply(key_doc, response_doc)
+        out[key_doc.doc_id] = entity_alignment(build_table(key_doc, response_doc), metric)
+    return out
+
+
+def find_twins(
+    key: Corpus,
+    response: Corpus,
+    *,
+    duplicates: str = "default",
+    documents: Sequence[str] | None = None,
+    setup: EvaluationSetup | None = None,
+    warnings: list[str] | None = None,
+) -> dict[str, Twins]:
+    """Twins, missed and spurious mentions of every document under ``setup``'s matching.
+
+    The duplicates policy and the regime steps that come before matching
+    (nested spans, singletons) are applied first, as when scoring.
+    """
+    from dataclasses import replace
+
+    from .matching import match
+
+    setup = setup or EvaluationSetup()
+    before = replace(setup, matching="exact", gold_mentions=False, anaphoric_only=False)
+    sink = warnings if warnings is not None else []
+    out: dict[str, Twins] = {}
+    for key_doc, response_doc in _paired_documents(key, response, documents):
+        key_doc, response_doc = prepare_pair(key_doc, response_doc, duplicates, sink)
+        key_doc, response_doc = before.apply(key_doc, response_doc)
+        out[key_doc.doc_id] = match(key_doc, response_doc, method=setup.matching)
+    return out

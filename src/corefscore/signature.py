@@ -7,8 +7,12 @@ the same way, so their numbers can be compared.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ._version import __version__
+
+if TYPE_CHECKING:
+    from .regimes import EvaluationSetup
 
 #: The reference behaviour corefscore reproduces: CoNLL scorer v8.01 (LEA from its LEA branch).
 COMPATIBILITY = "conll-v8.01"
@@ -18,13 +22,18 @@ def make_signature(
     *,
     metrics: Sequence[str],
     duplicates: str,
-    matching: str = "exact",
-    singletons: str = "keep",
+    setup: EvaluationSetup | None = None,
 ) -> str:
+    """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``."""
+    from .regimes import EvaluationSetup
+
+    setup = setup or EvaluationSetup()
     fields = [
         ("metrics", "+".join(metrics)),
-        ("match", matching),
-        ("singletons", singletons),
+        ("match", setup.matching),
+        ("singletons", setup.singletons),
+        ("mentions", setup.mentions),
+        ("nested", "removed" if setup.remove_nested else "kept"),
         ("dups", duplicates),
         ("compat", COMPATIBILITY),
         ("version", __version__),

@@ -209,7 +209,7 @@ def test_luo2005_section3_worked_numbers() -> None:
 # Section 2.2: phi_3({a,b,c}, {a,b}) = 2, phi_3({a,b,c}, {a}) = 1,
 # phi_4({a,b,c}, {a,b}) = 0.8, phi_4({a,b,c}, {a}) = 0.5. With one entity on each side the
 # optimal alignment is that pair, so Phi(g*) is the CEAF numerator. phi_1 (6) and phi_2 (7)
-# are not corefscore metrics (a later feature), so their values are not tested here.
+# are tested in tests/metrics/test_ceaf.py.
 @pytest.mark.parametrize(("response", "phi3", "phi4"), [("ab", 2, Fr(4, 5)), ("a", 1, Fr(1, 2))])
 def test_luo2005_section2_2_similarities(response: str, phi3: int, phi4: Fr) -> None:
     result = run(["abc"], [response], "ceafm,ceafe")

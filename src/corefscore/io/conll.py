@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from itertools import pairwise
 
 import numpy as np
 
 from ..errors import InputError
-from ..model import Corpus, Document, Span
+from ..heads import PARSE_BIT
+from ..model import Corpus, Document, Span, Syntax
 from .files import open_binary
 
 _BEGIN = re.compile(r"#\s*begin document\b(.*)$")
@@ -72,19 +75,42 @@ def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
     return tuple(singles), tuple(opens), tuple(closes), tuple(skipped)
 
 
-def read_conll(path: str | os.PathLike[str]) -> Corpus:
+def read_conll(
+    path: str | os.PathLike[str], *, syntax: bool = False, head_column: int | None = None
+) -> Corpus:
     """Read a CoNLL-2012 / SemEval-2010 coreference file (plain or gzipped).
 
     The file is read in blocks, so memory stays bounded by the mentions, not
     by the file size.
+
+    With ``syntax=True`` (implied by ``head_column``) every document also gets
+    its token columns as a :class:`~corefscore.model.Syntax`: see
+    :func:`read_syntax` for which columns are read. The coreference reading
+    is unchanged, and costs the same; the syntax is a second pass.
     """
     name = os.fspath(path)
-    return _read_blocks(iter_blocks(name), name)
+    corpus = _read_blocks(iter_blocks(name), name)
+    if syntax or head_column is not None:
+        corpus = _with_syntax(corpus, read_syntax(iter_blocks(name), name, head_column))
+    return corpus
 
 
-def read_conll_text(text: str, *, source: str = "<string>") -> Corpus:
-    """Parse CoNLL text; ``source`` names the file in error messages."""
-    return _read_blocks(iter((text.encode("utf-8"),)), source)
+def read_conll_text(
+    text: str,
+    *,
+    source: str = "<string>",
+    syntax: bool = False,
+    head_column: int | None = None,
+) -> Corpus:
+    """Parse CoNLL text; ``source`` names the file in error messages.
+
+    ``syntax`` and ``head_column`` are as for :func:`read_conll`.
+    """
+    data = text.encode("utf-8")
+    corpus = _read_blocks(iter((data,)), source)
+    if syntax or head_column is not None:
+        corpus = _with_syntax(corpus, read_syntax(iter((data,)), source, head_column))
+    return corpus
 
 
 class _DocumentBuilder:
@@ -404,3 +430,240 @@ def _outside_document(source: str, lineno: int, after_document: bool) -> None:
         path=source,
         line=lineno,
     )
+
+
+# Syntax: a second, simple pass over the same lines. Token positions follow the
+# rules of the coreference pass above exactly (in bytes, as it does): inside a
+# document, a line is a token unless it is empty, white space only (a sentence
+# break) or starts with "#" (a comment).
+
+# CoNLL-2012 named-entity bits: "(PERSON*", "*", "*)", "(GPE)", "(DATE*)".
+_NE_BIT = re.compile(r"\([^\s()*]+\)|\([^\s()*]+\*\)?|\*\)?")
+
+
+def _with_syntax(corpus: Corpus, syntax: dict[str, Syntax]) -> Corpus:
+    documents = {
+        doc_id: replace(doc, syntax=syntax.get(doc_id, Syntax()))
+        for doc_id, doc in corpus.documents.items()
+    }
+    return Corpus(documents=documents, source=corpus.source, warnings=corpus.warnings)
+
+
+def read_syntax(
+    blocks: Iterable[bytes], source: str, head_column: int | None = None
+) -> dict[str, Syntax]:
+    """The token columns of every document of a CoNLL file, by document id.
+
+    CoNLL-2012 layout (first field not a number): words are field 3 (0-based),
+    POS field 4, parse bits field 5 (when they look like parse bits: ``*``
+    with brackets; ``-`` means no parse), named entities field 10 (raw
+    bracket bits such as ``(PERSON*``, ``*``, ``*)``). SemEval-2010 layout
+    (first field a token number): words field 1, POS field 4 (field 5, the
+    predicted POS, when 4 is empty), dependency heads from HEAD (field 8) or,
+    when that is empty, PHEAD (field 9). A field is read only when every token
+    line of the document has it and it is not the line's last (coreference)
+    field; a POS field of only ``-`` or ``_`` counts as absent.
+
+    ``head_column`` names the dependency head field explicitly (0-based);
+    heads are token numbers within the sentence counted from 1, 0 for the
+    root, and become document positions (-1 for the root). Blank lines
+    separate sentences. Malformed parse bits and heads raise
+    :class:`InputError` at their line.
+    """
+    return {doc_id: builder.finish() for doc_id, builder in _walk(blocks, source, head_column)}
+
+
+def syntax_token_lines(blocks: Iterable[bytes], source: str) -> dict[str, list[int]]:
+    """The line number of every token, by document id, as the syntax pass counts them."""
+    return {doc_id: builder.line_numbers for doc_id, builder in _walk(blocks, source, None)}
+
+
+def _walk(
+    blocks: Iterable[bytes], source: str, head_column: int | None
+) -> Iterator[tuple[str, _SyntaxBuilder]]:
+    """Every document's token lines, in a builder, in file order.
+
+    Runs only on files the coreference pass has accepted, so the layout
+    errors it reports (text outside documents...) cannot occur here.
+    """
+    builder: _SyntaxBuilder | None = None
+    doc_id = ""
+    lineno = 0
+    first = True
+    for block in blocks:
+        if first:
+            block = _check_start(block, source)
+            first = False
+        lines = block.split(b"\n")
+        if block.endswith(b"\n"):
+            lines.pop()
+        for raw in lines:
+            lineno += 1
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            if builder is None:
+                if raw[:1] == b"#":
+                    match = _BEGIN.match(raw.decode("utf-8"))
+                    if match:
+                        builder = _SyntaxBuilder(source, head_column)
+                        doc_id = match.group(1).strip()
+                continue
+            if not raw.strip():
+                builder.new_sentence = True
+            elif raw[:1] == b"#":
+                if _END.search(raw.decode("utf-8")):
+                    yield doc_id, builder
+                    builder = None
+            else:
+                builder.add(raw, lineno)
+    if builder is not None:
+        yield doc_id, builder
+
+
+def _is_number(value: str) -> bool:
+    return value.isascii() and value.isdigit()
+
+
+class _SyntaxBuilder:
+    """The token lines of one document, split into fields."""
+
+    def __init__(self, source: str, head_column: int | None):
+        self.source = source
+        self.head_column = head_column
+        self.rows: list[list[str]] = []
+        self.line_numbers: list[int] = []
+        self.sentence_starts: list[int] = []
+        self.new_sentence = True
+
+    def add(self, raw: bytes, lineno: int) -> None:
+        if self.new_sentence:
+            self.sentence_starts.append(len(self.rows))
+            self.new_sentence = False
+        if b"\t" in raw:
+            fields = [f.strip().decode("utf-8") for f in raw.split(b"\t")]
+        else:
+            fields = [f.decode("utf-8") for f in raw.split()]
+        if self.head_column is not None and len(fields) <= self.head_column:
+            raise InputError(
+                f"no field {self.head_column} (the dependency head column, counted from 0) "
+                f"on this line of {len(fields)} fields",
+                path=self.source,
+                line=lineno,
+            )
+        self.rows.append(fields)
+        self.line_numbers.append(lineno)
+
+    def column(self, index: int) -> tuple[str, ...] | None:
+        # The last field is the coreference one, never a syntax column.
+        if all(index < len(row) - 1 for row in self.rows):
+            return tuple(row[index] for row in self.rows)
+        return None
+
+    def finish(self) -> Syntax:
+        if not self.rows:
+            return Syntax()
+        if _is_number(self.rows[0][0]):
+            words = self.column(1)
+            pos = _present(self.column(4)) or _present(self.column(5))
+            parse = named = None
+            heads = None
+            if self.head_column is None:
+                for index in (8, 9):
+                    heads = self._heads(self.column(index), explicit=False)
+                    if heads is not None:
+                        break
+        else:
+            words = self.column(3)
+            pos = _present(self.column(4))
+            parse = self._parse(self.column(5))
+            named = self.column(10)
+            if named is not None and (
+                all(v == "-" for v in named)
+                or not all(v == "-" or _NE_BIT.fullmatch(v) for v in named)
+            ):
+                named = None
+            heads = None
+        if self.head_column is not None:
+            values = tuple(row[self.head_column] for row in self.rows)
+            heads = self._heads(values, explicit=True)
+        return Syntax(
+            words=words,
+            pos=pos,
+            parse=parse,
+            named_entities=named,
+            dependency_heads=heads,
+            sentence_starts=tuple(self.sentence_starts),
+        )
+
+    def _sentences(self) -> Iterator[tuple[int, int]]:
+        bounds = [*self.sentence_starts, len(self.rows)]
+        return pairwise(bounds)
+
+    def _heads(self, values: tuple[str, ...] | None, *, explicit: bool) -> tuple[int, ...] | None:
+        """Sentence-relative head numbers as document positions (-1 for roots)."""
+        if values is None:
+            return None
+        out: list[int] = []
+        for start, stop in self._sentences():
+            for token in range(start, stop):
+                value = values[token]
+                number = int(value) if _is_number(value) else -1
+                if 0 <= number <= stop - start:
+                    out.append(start + number - 1 if number else -1)
+                    continue
+                if not explicit:
+                    return None
+                problem = (
+                    f"is beyond the sentence's {stop - start} tokens"
+                    if number > 0
+                    else "is not a token number (1, 2, ... within the sentence, 0 for the root)"
+                )
+                raise InputError(
+                    f"dependency head {value!r} {problem}",
+                    path=self.source,
+                    line=self.line_numbers[token],
+                )
+        return tuple(out)
+
+    def _parse(self, values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """The parse bits if the field holds them, checked for balance per sentence."""
+        if values is None or not any("*" in v for v in values):
+            return None
+        if not all(v == "-" or "*" in v or "(" in v or ")" in v for v in values):
+            return None  # some other field that happens to contain "*"
+        for start, stop in self._sentences():
+            depth = 0
+            for token in range(start, stop):
+                bit = values[token]
+                if bit == "-":
+                    continue
+                if not PARSE_BIT.fullmatch(bit):
+                    raise InputError(
+                        f"bad parse bit {bit!r}: expected brackets around one '*', "
+                        "like '(NP(DT*' or '*))'",
+                        path=self.source,
+                        line=self.line_numbers[token],
+                    )
+                depth += bit.count("(")
+                depth -= bit.count(")")
+                if depth < 0:
+                    raise InputError(
+                        f"unbalanced parse brackets: {bit!r} closes a constituent "
+                        "that was never opened in this sentence",
+                        path=self.source,
+                        line=self.line_numbers[token],
+                    )
+            if depth:
+                raise InputError(
+                    f"unbalanced parse brackets: {depth} constituent(s) still open at the "
+                    "end of the sentence",
+                    path=self.source,
+                    line=self.line_numbers[stop - 1],
+                )
+        return values
+
+
+def _present(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    if values is None or all(v in ("-", "_") for v in values):
+        return None
+    return values

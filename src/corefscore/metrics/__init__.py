@@ -1,5 +1,9 @@
 """The metric families. Each is a pure function from a contingency table to
-additive statistics (numerators and denominators), summed over documents."""
+additive statistics (numerators and denominators), summed over documents.
+
+Every metric module declares its metrics in ``DEFINITIONS``; this module
+collects them into :data:`REGISTRY`, in report order.
+"""
 
 from __future__ import annotations
 
@@ -7,51 +11,87 @@ from collections.abc import Callable, Iterable
 
 from ..contingency import ContingencyTable
 from ..errors import UsageError
-from . import bcub, blanc, ceaf, lea, mentions, muc
-from .base import BlancScore, MetricScore
+from . import ace, bcub, blanc, ceaf, lea, mentions, muc, twinless
+from .base import BlancScore, Metric, MetricScore
 
 Statistics = Callable[[ContingencyTable], tuple[float, ...]]
 
-#: Metric name -> statistics function, in the order results are reported.
-STATISTICS: dict[str, Statistics] = {
-    "mentions": mentions.statistics,
-    "muc": muc.statistics,
-    "bcub": bcub.statistics,
-    "ceafm": ceaf.statistics_m,
-    "ceafe": ceaf.statistics_e,
-    "blanc": blanc.statistics,
-    "lea": lea.statistics,
-}
-METRICS: tuple[str, ...] = tuple(STATISTICS)
+_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace)
+
+#: Report order: the core metrics first, then the variants in the order of the docs.
+ORDER: tuple[str, ...] = (
+    "mentions",
+    "muc",
+    "bcub",
+    "ceafm",
+    "ceafe",
+    "blanc",
+    "lea",
+    "ceaf-phi1",
+    "ceaf-phi2",
+    "bcub-all",
+    "bcub-0",
+    "bcub-sys",
+    "ceafm-sys",
+    "ceafe-sys",
+    "blanc-luo2014",
+    "blanc-gold",
+    "lea-uniform",
+    "ace-value",
+)
+
+
+def _collect() -> dict[str, Metric]:
+    found: dict[str, Metric] = {}
+    for module in _MODULES:
+        for metric in getattr(module, "DEFINITIONS", ()):
+            found[metric.name] = metric
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return dict(sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))))
+
+
+#: Every built-in metric by name, in report order.
+REGISTRY: dict[str, Metric] = _collect()
+#: The metrics computed by default: the reference scorer's seven.
+METRICS: tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+#: Name -> statistics function of every built-in metric.
+STATISTICS: dict[str, Statistics] = {name: m.statistics for name, m in REGISTRY.items()}
 #: The CoNLL score is the mean F1 of these.
 CONLL_PARTS: tuple[str, ...] = ("muc", "bcub", "ceafe")
 
-_ALIASES = {
-    "mention": "mentions",
-    "b3": "bcub",
-    "bcubed": "bcub",
-    "b-cubed": "bcub",
-    "ceaf-m": "ceafm",
-    "ceaf_m": "ceafm",
-    "ceaf-e": "ceafe",
-    "ceaf_e": "ceafe",
-    "all": "all",
-}
+_ALIASES: dict[str, str] = {}
+for _metric in REGISTRY.values():
+    for _alias in _metric.aliases:
+        _ALIASES[_alias] = _metric.name
+
+MetricSpec = str | Metric
 
 
-def resolve_metrics(metrics: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Normalise a metric selection to names from :data:`METRICS`, in report order.
+def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
+    """Normalise a metric selection to :class:`Metric` objects, in report order.
 
-    Accepts ``None`` (all), one name, a comma-separated list, or an iterable of
-    names; ``conll`` selects its three parts.
+    Accepts ``None`` (the seven default metrics), a name, a comma-separated
+    list, :class:`Metric` objects (custom metrics, reported after the
+    built-in ones), or an iterable of these. ``conll`` selects its three
+    parts and ``all`` the seven defaults.
     """
     if metrics is None:
-        return METRICS
-    items = [metrics] if isinstance(metrics, str) else list(metrics)
+        return tuple(REGISTRY[m] for m in METRICS)
+    items: list[MetricSpec] = (
+        [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
+    )
     chosen: set[str] = set()
+    custom: dict[str, Metric] = {}
     for item in items:
+        if isinstance(item, Metric):
+            if item.name in REGISTRY and REGISTRY[item.name] is not item:
+                raise UsageError(
+                    f"custom metric name {item.name!r} is taken by a built-in metric; rename it"
+                )
+            custom[item.name] = item
+            continue
         if not isinstance(item, str):
-            raise UsageError(f"metric names must be strings, got {item!r}")
+            raise UsageError(f"metrics must be names or Metric objects, got {item!r}")
         for raw in item.split(","):
             name = raw.strip().lower()
             if not name:
@@ -61,31 +101,39 @@ def resolve_metrics(metrics: str | Iterable[str] | None) -> tuple[str, ...]:
                 chosen.update(METRICS)
             elif name == "conll":
                 chosen.update(CONLL_PARTS)
-            elif name in STATISTICS:
+            elif name in REGISTRY:
                 chosen.add(name)
             else:
                 raise UsageError(
                     f"unknown metric {raw.strip()!r}; choose from "
-                    f"{', '.join((*METRICS, 'conll', 'all'))}"
+                    f"{', '.join((*REGISTRY, 'conll', 'all'))} (see 'corefscore metrics')"
                 )
-    if not chosen:
+    if not chosen and not custom:
         raise UsageError("no metric selected")
-    return tuple(m for m in METRICS if m in chosen)
+    builtin = tuple(m for name, m in REGISTRY.items() if name in chosen)
+    return builtin + tuple(m for name, m in custom.items() if name not in chosen)
+
+
+def resolve_metrics(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[str, ...]:
+    """Like :func:`resolve`, but the metric names."""
+    return tuple(m.name for m in resolve(metrics))
 
 
 def to_score(name: str, stats: tuple[float, ...]) -> MetricScore:
-    """Turn summed statistics into recall, precision and F1."""
-    if name == "blanc":
-        return blanc.score(stats)
-    return MetricScore.from_counts(*stats)
+    """Turn summed statistics of built-in metric ``name`` into recall, precision and F1."""
+    return REGISTRY[name].combine(stats)
 
 
 __all__ = [
     "CONLL_PARTS",
     "METRICS",
+    "ORDER",
+    "REGISTRY",
     "STATISTICS",
     "BlancScore",
+    "Metric",
     "MetricScore",
+    "resolve",
     "resolve_metrics",
     "to_score",
 ]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..contingency import ContingencyTable
 
 
 def sequential_sum(values: np.ndarray) -> float:
@@ -81,3 +85,31 @@ class BlancScore(MetricScore):
         out["coref"] = self.coref.to_dict()
         out["noncoref"] = self.noncoref.to_dict()
         return out
+
+
+def score_counts(stats: tuple[float, ...]) -> MetricScore:
+    """The usual combination: (recall num, recall den, precision num, precision den)."""
+    return MetricScore.from_counts(*stats)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric: a pure function from one document's table to additive statistics.
+
+    ``statistics`` returns numbers that are summed over documents (``width``
+    of them); ``combine`` turns the sums into a :class:`MetricScore`.
+    ``requires`` names document facts the metric needs (``"entity_types"``,
+    ``"mention_levels"``), checked before scoring. ``symmetric`` means that
+    swapping key and response swaps recall and precision.
+    """
+
+    name: str
+    statistics: Callable[[ContingencyTable], tuple[float, ...]]
+    summary: str
+    citation: str
+    combine: Callable[[tuple[float, ...]], MetricScore] = score_counts
+    width: int = 4
+    symmetric: bool = True
+    requires: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = field(default=())
+    options: str = ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..contingency import ContingencyTable
-from .base import sequential_sum
+from .base import Metric, sequential_sum
 
 
 def statistics(table: ContingencyTable) -> tuple[float, ...]:
@@ -28,3 +28,14 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
         sequential_sum(precision_terms),
         int(table.response_sizes.sum()),
     )
+
+
+DEFINITIONS: tuple[Metric, ...] = (
+    Metric(
+        name="bcub",
+        statistics=statistics,
+        summary="mention-based: per-mention overlap of its key and response entities",
+        citation="Bagga & Baldwin 1998; system mentions as in Pradhan et al. 2014",
+        aliases=("b3", "bcubed", "b-cubed"),
+    ),
+)

@@ -13,6 +13,13 @@ contingency table; no pair is enumerated:
 Spans repeated on a side (``--duplicates reference``) are counted with the
 reference scorer's set semantics: a repeated span is one mention id, and a
 link is a pair of ids.
+
+Besides the reference scorer's ``blanc``, two variants follow their papers
+to the letter (see docs/metrics.md):
+
+* ``blanc-luo2014``: Luo, Pradhan, Recasens & Hovy 2014 per document,
+  with the paper's boundary cases (§4.1), macro-averaged over documents;
+* ``blanc-gold``: Recasens & Hovy 2011, defined for gold mentions only.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from itertools import combinations
 import numpy as np
 
 from ..contingency import ContingencyTable, IrregularSpan
-from .base import BlancScore, MetricScore, f_measure
+from ..errors import InputError, UsageError
+from .base import BlancScore, Metric, MetricScore, f_measure
 
 
 def _pairs(values: np.ndarray) -> int:
@@ -181,3 +189,233 @@ def score(stats: tuple[float, ...]) -> BlancScore:
         coref=coref,
         noncoref=noncoref,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Luo, Pradhan, Recasens & Hovy 2014 (P14-2005), applied to each document as the paper states it
+
+
+def _links(table: ContingencyTable) -> tuple[int, int, int, int, int, int]:
+    """(|C_k ∩ C_r|, |C_k|, |C_r|, |N_k ∩ N_r|, |N_k|, |N_r|) of one document."""
+    cc, ck, _, cr, nn, nk, _, nr = statistics(table)
+    return int(cc), int(ck), int(cr), int(nn), int(nk), int(nr)
+
+
+def _same_mentions(table: ContingencyTable) -> bool:
+    """M_k = M_r: every mention has a twin on the other side."""
+    return table.matched_mentions == table.key_mentions == table.response_mentions
+
+
+def luo2014_document(
+    cc: float, ck: float, cr: float, nn: float, nk: float, nr: float, same_mentions: bool
+) -> tuple[float, float, float]:
+    """BLANC (recall, precision, F) of Luo et al. 2014 from one set of link counts.
+
+    F_c = 2|C_k ∩ C_r| / (|C_k| + |C_r|) and F_n likewise (eq. 18) are defined
+    as soon as either side has a link of that kind; BLANC is their mean, or the
+    one that is defined (§4.1 cases 2 and 3), or I(M_k = M_r) when neither is
+    (case 1). The paper defines recall and precision as the means of R_c, R_n
+    and P_c, P_n (§1) but leaves |C_k| = 0 < |C_r| open; corefscore takes
+    that 0/0 recall (and the mirror-image precision) as 0, which agrees with F_c = 0.
+    """
+    rc = cc / ck if ck else 0.0
+    pc = cc / cr if cr else 0.0
+    rn = nn / nk if nk else 0.0
+    pn = nn / nr if nr else 0.0
+    coref_defined = ck + cr > 0
+    non_defined = nk + nr > 0
+    fc = 2 * cc / (ck + cr) if coref_defined else 0.0
+    fn = 2 * nn / (nk + nr) if non_defined else 0.0
+    if coref_defined and non_defined:
+        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
+    if non_defined:  # case (2): no coreference link on either side
+        return rn, pn, fn
+    if coref_defined:  # case (3): no non-coreference link on either side
+        return rc, pc, fc
+    indicator = 1.0 if same_mentions else 0.0  # case (1): at most one mention
+    return indicator, indicator, indicator
+
+
+def statistics_luo2014(table: ContingencyTable) -> tuple[float, ...]:
+    """(ΣR, ΣP, ΣF, documents, |C_k∩C_r|, |C_k|, |C_r|, |N_k∩N_r|, |N_k|, |N_r|, M_k≠M_r).
+
+    The first four give the macro average; the link counts and the number of
+    documents whose mention sets differ give the pooled (micro) variant.
+    """
+    cc, ck, cr, nn, nk, nr = _links(table)
+    same = _same_mentions(table)
+    recall, precision, f = luo2014_document(cc, ck, cr, nn, nk, nr, same)
+    return (recall, precision, f, 1, cc, ck, cr, nn, nk, nr, 0 if same else 1)
+
+
+def _parts(stats: tuple[float, ...]) -> tuple[MetricScore, MetricScore]:
+    cc, ck, cr, nn, nk, nr = stats[4:10]
+    return MetricScore.from_counts(cc, ck, cc, cr), MetricScore.from_counts(nn, nk, nn, nr)
+
+
+def score_luo2014(stats: tuple[float, ...]) -> BlancScore:
+    """Macro average over documents of the per-document BLANC of Luo et al. 2014.
+
+    ``recall_num``/``precision_num`` are the sums of the per-document recalls
+    and precisions and their denominators the number of documents; ``f1`` is
+    the mean per-document BLANC, not the harmonic mean of the averaged recall
+    and precision. ``coref``/``noncoref`` hold the corpus link counts.
+    """
+    sum_r, sum_p, sum_f, documents = stats[:4]
+    coref, noncoref = _parts(stats)
+    return BlancScore(
+        recall=sum_r / documents if documents else 0.0,
+        precision=sum_p / documents if documents else 0.0,
+        f1=sum_f / documents if documents else 0.0,
+        recall_num=sum_r,
+        recall_den=documents,
+        precision_num=sum_p,
+        precision_den=documents,
+        coref=coref,
+        noncoref=noncoref,
+    )
+
+
+def score_luo2014_pooled(stats: tuple[float, ...]) -> BlancScore:
+    """Luo et al. 2014 applied once to the corpus link counts (micro average).
+
+    The corpus mention sets are equal when those of every document are.
+    """
+    documents, unequal = stats[3], stats[10]
+    coref, noncoref = _parts(stats)
+    if documents:
+        cc, ck, cr, nn, nk, nr = stats[4:10]
+        recall, precision, f = luo2014_document(cc, ck, cr, nn, nk, nr, not unequal)
+    else:
+        recall = precision = f = 0.0
+    return BlancScore(
+        recall=recall,
+        precision=precision,
+        f1=f,
+        recall_num=recall,
+        recall_den=1,
+        precision_num=precision,
+        precision_den=1,
+        coref=coref,
+        noncoref=noncoref,
+    )
+
+
+_LUO2014_CITATION = "Luo, Pradhan, Recasens & Hovy 2014 (P14-2005), §4 and §4.1"
+
+BLANC_LUO2014 = Metric(
+    name="blanc-luo2014",
+    statistics=statistics_luo2014,
+    summary="BLANC of Luo et al. 2014 per document (all boundary cases), macro-averaged",
+    citation=_LUO2014_CITATION,
+    combine=score_luo2014,
+    width=11,
+    options="luo2014(aggregate='micro') pools the link counts over the corpus instead",
+)
+
+
+def luo2014(*, aggregate: str = "macro", name: str | None = None) -> Metric:
+    """BLANC of Luo et al. 2014 with documents combined by ``aggregate``.
+
+    ``"macro"`` (the registered ``blanc-luo2014``) averages the per-document
+    scores; ``"micro"`` applies the paper's definition, boundary cases
+    included, to the link counts summed over the corpus, as the reference
+    scorer sums them.
+    """
+    if aggregate == "macro":
+        if name is None or name == BLANC_LUO2014.name:
+            return BLANC_LUO2014
+        return Metric(
+            name=name,
+            statistics=statistics_luo2014,
+            summary=BLANC_LUO2014.summary,
+            citation=_LUO2014_CITATION,
+            combine=score_luo2014,
+            width=11,
+        )
+    if aggregate == "micro":
+        return Metric(
+            name=name or "blanc-luo2014-micro",
+            statistics=statistics_luo2014,
+            summary="BLANC of Luo et al. 2014 on the link counts summed over the corpus",
+            citation=_LUO2014_CITATION,
+            combine=score_luo2014_pooled,
+            width=11,
+        )
+    raise UsageError(f"aggregate must be 'macro' or 'micro', got {aggregate!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Recasens & Hovy 2011: BLANC for gold mentions
+
+
+def statistics_gold(table: ContingencyTable) -> tuple[float, ...]:
+    """The eight link counts of ``blanc``, plus the number of mentions.
+
+    Raises :class:`InputError` when the key and response mention sets differ:
+    the original BLANC is defined for gold mentions only.
+    """
+    if not _same_mentions(table):
+        missing = table.key_mentions - table.matched_mentions
+        extra = table.response_mentions - table.matched_mentions
+        doc = table.key if table.key is not None else table.response
+        doc_id = doc.doc_id if doc is not None else "?"
+        raise InputError(
+            f"blanc-gold is defined for gold mentions only (Recasens & Hovy 2011), but in "
+            f"document {doc_id!r} {missing} key mention(s) have no response twin and {extra} "
+            "response mention(s) have no key twin; use blanc or blanc-luo2014 for system "
+            "mentions",
+            path=table.key.source if table.key is not None else None,
+        )
+    return (*statistics(table), table.key_mentions)
+
+
+def score_gold(stats: tuple[float, ...]) -> BlancScore:
+    """Recasens & Hovy 2011 from summed link counts.
+
+    A key without coreference links (all singletons) is scored on
+    non-coreference links alone, a key without non-coreference links (one
+    entity) on coreference links alone, and 0/0 ratios are 0, as in ``blanc``.
+    With neither kind of link (a single mention, which both sides then share)
+    the partitions are identical and BLANC is 1; with no mention at all it is 0.
+    """
+    drc, drn, mentions = stats[1], stats[5], stats[8]
+    out = score(stats[:8])
+    if drc or drn or not mentions:
+        return out
+    return BlancScore(
+        recall=1.0,
+        precision=1.0,
+        f1=1.0,
+        recall_num=1.0,
+        recall_den=1,
+        precision_num=1.0,
+        precision_den=1,
+        coref=out.coref,
+        noncoref=out.noncoref,
+    )
+
+
+DEFINITIONS: tuple[Metric, ...] = (
+    Metric(
+        name="blanc",
+        statistics=statistics,
+        summary="rand-index style: mean of coreference and non-coreference link F1",
+        citation="Recasens & Hovy 2011; Luo, Pradhan, Recasens & Hovy 2014 (P14-2005)",
+        combine=score,
+        width=8,
+        # The boundary rules look at the key only: a key of singletons with a
+        # response that links some of them is not the mirror image of the swap.
+        symmetric=False,
+    ),
+    BLANC_LUO2014,
+    Metric(
+        name="blanc-gold",
+        statistics=statistics_gold,
+        summary="original BLANC, gold mentions only: refuses differing key/response mentions",
+        citation="Recasens & Hovy 2011 (Natural Language Engineering 17(4):485-510)",
+        combine=score_gold,
+        width=9,
+        symmetric=False,
+    ),
+)

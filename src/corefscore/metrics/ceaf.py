@@ -1,27 +1,53 @@
 """CEAF (Luo 2005, H05-1004): the best one-to-one entity alignment.
 
-``phi3`` (mention-based, CEAFm) is |K ∩ R|; ``phi4`` (entity-based, CEAFe)
-is 2|K ∩ R| / (|K| + |R|). Two entities that share no mention have similarity
-0, so the optimal alignment decomposes over the connected components of the
-key–response overlap graph: each component is solved on its own, most of them
-are a single pair, and SciPy is imported only for a large component.
+Recall is Φ*/Σφ(K,K) and precision Φ*/Σφ(R,R), where Φ* is the largest total
+similarity of a one-to-one alignment of key and response entities. The
+similarities of Luo (2005, §2.2) are ``phi1`` (1 for identical entities),
+``phi2`` (1 for entities that share a mention), ``phi3`` (|K ∩ R|, CEAFm) and
+``phi4`` (2|K ∩ R| / (|K| + |R|), CEAFe); :func:`custom` takes any
+non-negative similarity on :class:`~corefscore.model.Entity` objects.
+
+Two entities that share no mention have similarity 0, so the optimal alignment
+decomposes over the connected components of the key–response overlap graph:
+each component is solved on its own, most of them are a single pair, and SciPy
+is imported only for a large component. :func:`entity_alignment` exposes the
+alignment itself.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..contingency import ContingencyTable
-from .base import sequential_sum
+from ..errors import UsageError
+from ..model import Entity, Span
+from .base import Metric, ratio, sequential_sum
 
 # Components with more work than this (rows × rows × columns) go to SciPy;
 # below it the pure-Python solver is faster than importing SciPy.
 _SCIPY_WORK = 64_000
 
+#: A similarity on entity sizes: (shared mentions, |K|, |R|) -> φ, elementwise.
 Similarity = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+#: A user similarity on two entities (key first, response second).
+EntitySimilarity = Callable[[Entity, Entity], float]
+
+
+def phi1(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
+    """Luo (2005) eq. 6: 1 if the two entities are identical, else 0."""
+    out: np.ndarray = ((shared == key_sizes) & (shared == response_sizes)).astype(np.float64)
+    return out
+
+
+def phi2(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
+    """Luo (2005) eq. 7: 1 if the two entities share a mention, else 0."""
+    out: np.ndarray = (shared > 0).astype(np.float64)
+    return out
 
 
 def phi3(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
@@ -51,7 +77,33 @@ def align(table: ContingencyTable, similarity: Similarity) -> Alignment:
     weights = similarity(
         table.key_counts[present], table.key_sizes[rows], table.response_sizes[cols]
     )
-    n_keys, n_responses = table.shape
+    if similarity is phi3 or similarity is phi4:
+        # Positive on every linked pair: skip the check on the reference metrics' path.
+        return _align_positive(table.shape, rows, cols, weights)
+    return align_weights(table.shape, rows, cols, weights)
+
+
+def align_weights(
+    shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+) -> Alignment:
+    """Optimal one-to-one alignment given the similarity of every linked pair.
+
+    ``weights[c]`` is the similarity of key entity ``rows[c]`` and response
+    entity ``cols[c]``; every pair not listed has similarity 0. Pairs of
+    similarity 0 are never reported as aligned.
+    """
+    positive = weights > 0
+    if not positive.all():
+        # phi1 and custom similarities can be 0 on linked pairs; such a pair
+        # adds nothing, and dropping it keeps it out of the reported alignment.
+        rows, cols, weights = rows[positive], cols[positive], weights[positive]
+    return _align_positive(shape, rows, cols, weights)
+
+
+def _align_positive(
+    shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+) -> Alignment:
+    n_keys, n_responses = shape
     chosen_rows: list[np.ndarray] = []
     chosen_cols: list[np.ndarray] = []
     chosen_sims: list[np.ndarray] = []
@@ -202,3 +254,361 @@ def statistics_e(table: ContingencyTable) -> tuple[float, ...]:
     total = align(table, phi4).total
     n_keys, n_responses = table.shape
     return (total, n_keys, total, n_responses)
+
+
+def statistics_phi1(table: ContingencyTable) -> tuple[float, ...]:
+    """CEAF with φ1: (Φ*, |K|, Φ*, |R|), as φ1(E, E) = 1 for every entity."""
+    total = align(table, phi1).total
+    n_keys, n_responses = table.shape
+    return (total, n_keys, total, n_responses)
+
+
+def statistics_phi2(table: ContingencyTable) -> tuple[float, ...]:
+    """CEAF with φ2: (Φ*, |K|, Φ*, |R|), as φ2(E, E) = 1 for every entity."""
+    total = align(table, phi2).total
+    n_keys, n_responses = table.shape
+    return (total, n_keys, total, n_responses)
+
+
+# --------------------------------------------------------------------------------------------
+# Similarities as weighted cells: what both the statistics and entity_alignment need.
+
+
+@dataclass(frozen=True)
+class _Weighted:
+    """The linked pairs of one table with their similarity, and the self-similarity sums."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    weights: np.ndarray
+    key_self: float
+    response_self: float
+
+
+def _weigh_builtin(table: ContingencyTable, similarity: Similarity) -> _Weighted:
+    present = table.key_counts > 0
+    rows = table.rows[present]
+    cols = table.cols[present]
+    weights = similarity(
+        table.key_counts[present], table.key_sizes[rows], table.response_sizes[cols]
+    )
+    # φ(E, E) of a size-only similarity: every mention shared with itself.
+    ks, rs = table.key_sizes, table.response_sizes
+    return _Weighted(
+        rows,
+        cols,
+        weights,
+        math.fsum(similarity(ks, ks, ks).tolist()),
+        math.fsum(similarity(rs, rs, rs).tolist()),
+    )
+
+
+class CustomSimilarity:
+    """The statistics of a CEAF whose similarity is a user function on entities.
+
+    Calling it on a table returns (Φ*, Σφ(K,K), Φ*, Σφ(R,R)). The function is
+    called only on pairs of entities that share a mention and on each entity
+    with itself (see :func:`custom`).
+    """
+
+    def __init__(self, similarity: EntitySimilarity, name: str) -> None:
+        self.similarity = similarity
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"CustomSimilarity({self.similarity!r}, name={self.name!r})"
+
+    def _value(self, key: Entity, response: Entity, doc_id: str) -> float:
+        try:
+            value = self.similarity(key, response)
+            number = float(value)
+        except (TypeError, ValueError) as error:
+            raise UsageError(
+                f"CEAF similarity of metric {self.name!r} failed on entities {key.label!r} and "
+                f"{response.label!r} of document {doc_id!r}: {error}"
+            ) from error
+        if not math.isfinite(number) or number < 0:
+            raise UsageError(
+                f"CEAF similarity of metric {self.name!r} returned {value!r} for entities "
+                f"{key.label!r} and {response.label!r} of document {doc_id!r}; it must be a "
+                "finite number >= 0"
+            )
+        return number
+
+    def weigh(self, table: ContingencyTable) -> _Weighted:
+        if table.key is None or table.response is None:
+            raise UsageError(
+                f"metric {self.name!r} needs the documents of the table (build it with "
+                "corefscore.contingency.build_table)"
+            )
+        key_doc, response_doc = table.key, table.response
+        doc_id = key_doc.doc_id
+        keys = [key_doc.entity(i) for i in range(len(key_doc.entities))]
+        responses = [response_doc.entity(j) for j in range(len(response_doc.entities))]
+        present = table.key_counts > 0
+        rows = table.rows[present]
+        cols = table.cols[present]
+        weights = np.array(
+            [
+                self._value(keys[i], responses[j], doc_id)
+                for i, j in zip(rows.tolist(), cols.tolist())
+            ],
+            dtype=np.float64,
+        )
+        key_self = math.fsum(self._value(k, k, doc_id) for k in keys)
+        response_self = math.fsum(self._value(r, r, doc_id) for r in responses)
+        return _Weighted(rows, cols, weights, key_self, response_self)
+
+    def __call__(self, table: ContingencyTable) -> tuple[float, ...]:
+        weighted = self.weigh(table)
+        total = align_weights(table.shape, weighted.rows, weighted.cols, weighted.weights).total
+        return (total, weighted.key_self, total, weighted.response_self)
+
+
+def custom(
+    similarity: EntitySimilarity,
+    *,
+    name: str,
+    symmetric: bool = False,
+    summary: str | None = None,
+    requires: tuple[str, ...] = (),
+) -> Metric:
+    """A CEAF metric with a user similarity φ(K, R) on :class:`~corefscore.model.Entity`.
+
+    ``similarity(key_entity, response_entity)`` must return a finite number
+    >= 0, and 0 when the two entities have no mention in common: Luo (2005,
+    §2) requires φ(K, R) = 0 for entities with nothing in common, and the
+    alignment is solved per connected component of the overlap graph, so it
+    is called only on pairs that share a mention, plus once on every entity
+    with itself (φ(K, K), φ(R, R): the recall and precision denominators).
+    Recall and precision stay in [0, 1] when φ(K, R) <= min(φ(K, K), φ(R, R)).
+    ``symmetric=True`` declares φ(K, R) = φ(R, K) (then swapping key and
+    response swaps recall and precision); ``requires`` names document facts
+    the similarity reads (``"mention_levels"``, ``"entity_types"``), so that
+    scoring refuses documents without them up front. A value that is not a finite
+    number >= 0 raises :class:`~corefscore.errors.UsageError` naming the
+    entities and the document.
+
+    >>> weighted = custom(lambda k, r: len(set(k.mentions) & set(r.mentions)), name="my-ceaf")
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError("a custom CEAF metric needs a non-empty name")
+    if not callable(similarity):
+        raise UsageError(f"the similarity of custom CEAF metric {name!r} is not callable")
+    return Metric(
+        name=name,
+        statistics=CustomSimilarity(similarity, name),
+        summary=summary or f"CEAF with the custom similarity {_callable_name(similarity)}",
+        citation="Luo 2005 (H05-1004), custom φ",
+        symmetric=symmetric,
+        requires=tuple(requires),
+    )
+
+
+def _callable_name(function: object) -> str:
+    return str(getattr(function, "__qualname__", None) or type(function).__name__)
+
+
+# --------------------------------------------------------------------------------------------
+# The alignment itself
+
+
+#: Built-in CEAF metrics with one alignment: name -> similarity.
+BUILTIN_SIMILARITIES: dict[str, Similarity] = {
+    "ceafm": phi3,
+    "ceafe": phi4,
+    "ceaf-phi1": phi1,
+    "ceaf-phi2": phi2,
+}
+_ALIASES = {
+    "ceaf-phi3": "ceafm",
+    "ceaf-m": "ceafm",
+    "ceaf_m": "ceafm",
+    "ceaf_phi3": "ceafm",
+    "ceaf-phi4": "ceafe",
+    "ceaf-e": "ceafe",
+    "ceaf_e": "ceafe",
+    "ceaf_phi4": "ceafe",
+    "ceaf_phi1": "ceaf-phi1",
+    "ceaf_phi2": "ceaf-phi2",
+}
+
+
+@dataclass(frozen=True)
+class AlignedPair:
+    """A key entity and the response entity the optimal alignment gives it."""
+
+    key_entity: int
+    response_entity: int
+    key_label: str
+    response_label: str
+    similarity: float
+    key_mentions: tuple[Span, ...] = ()
+    response_mentions: tuple[Span, ...] = ()
+
+    @property
+    def shared(self) -> int:
+        """How many mentions the two entities share."""
+        return len(set(self.key_mentions) & set(self.response_mentions))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key_entity": self.key_entity,
+            "response_entity": self.response_entity,
+            "key_label": self.key_label,
+            "response_label": self.response_label,
+            "similarity": self.similarity,
+            "key_mentions": [list(m) for m in self.key_mentions],
+            "response_mentions": [list(m) for m in self.response_mentions],
+        }
+
+
+@dataclass(frozen=True)
+class EntityAlignment:
+    """The optimal CEAF alignment of one document.
+
+    ``pairs`` are in key entity order and have similarity > 0; the other
+    entities are listed by label in ``unaligned_key``/``unaligned_response``
+    (their mentions in the parallel ``*_mentions`` tuples). ``total`` is Φ*,
+    ``key_self`` Σφ(K,K) and ``response_self`` Σφ(R,R), so recall is
+    ``total / key_self`` and precision ``total / response_self``.
+    """
+
+    doc_id: str
+    metric: str
+    pairs: tuple[AlignedPair, ...]
+    unaligned_key: tuple[str, ...]
+    unaligned_response: tuple[str, ...]
+    total: float
+    key_self: float
+    response_self: float
+    unaligned_key_mentions: tuple[tuple[Span, ...], ...] = ()
+    unaligned_response_mentions: tuple[tuple[Span, ...], ...] = ()
+
+    @property
+    def recall(self) -> float:
+        return ratio(self.total, self.key_self)
+
+    @property
+    def precision(self) -> float:
+        return ratio(self.total, self.response_self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id,
+            "metric": self.metric,
+            "total": self.total,
+            "key_self": self.key_self,
+            "response_self": self.response_self,
+            "recall": self.recall,
+            "precision": self.precision,
+            "pairs": [p.to_dict() for p in self.pairs],
+            "unaligned_key": list(self.unaligned_key),
+            "unaligned_response": list(self.unaligned_response),
+            "unaligned_key_mentions": [[list(m) for m in e] for e in self.unaligned_key_mentions],
+            "unaligned_response_mentions": [
+                [list(m) for m in e] for e in self.unaligned_response_mentions
+            ],
+        }
+
+
+def _weigher(metric: str | Metric) -> tuple[str, Callable[[ContingencyTable], _Weighted]]:
+    if isinstance(metric, Metric):
+        if isinstance(metric.statistics, CustomSimilarity):
+            return metric.name, metric.statistics.weigh
+        name = metric.name
+    elif isinstance(metric, str):
+        name = metric.strip().lower()
+        name = _ALIASES.get(name, name)
+    else:
+        raise UsageError(f"metric must be a name or a Metric, got {metric!r}")
+    similarity = BUILTIN_SIMILARITIES.get(name)
+    if similarity is None:
+        raise UsageError(
+            f"{name!r} is not a CEAF metric with one alignment; choose "
+            f"{', '.join(BUILTIN_SIMILARITIES)} or a metric made by ceaf.custom()"
+        )
+    return name, lambda table: _weigh_builtin(table, similarity)
+
+
+def entity_alignment(table: ContingencyTable, metric: str | Metric = "ceafe") -> EntityAlignment:
+    """The optimal one-to-one entity alignment of ``metric`` on one document's table.
+
+    ``metric`` is ``ceafm``, ``ceafe``, ``ceaf-phi1``, ``ceaf-phi2`` (or an
+    alias) or a :class:`Metric` made by :func:`custom`. ``total`` is the same
+    number the metric's statistics use.
+    """
+    name, weigh = _weigher(metric)
+    weighted = weigh(table)
+    alignment = align_weights(table.shape, weighted.rows, weighted.cols, weighted.weights)
+    n_keys, n_responses = table.shape
+
+    def describe(side: str, index: int) -> tuple[str, tuple[Span, ...]]:
+        doc = table.key if side == "key" else table.response
+        if doc is None:
+            return str(index), ()
+        return doc.labels[index], doc.entities[index]
+
+    pairs = []
+    for i, j, sim in zip(
+        alignment.key_entities.tolist(),
+        alignment.response_entities.tolist(),
+        alignment.similarity.tolist(),
+    ):
+        key_label, key_mentions = describe("key", i)
+        response_label, response_mentions = describe("response", j)
+        pairs.append(
+            AlignedPair(i, j, key_label, response_label, sim, key_mentions, response_mentions)
+        )
+    aligned_keys = set(alignment.key_entities.tolist())
+    aligned_responses = set(alignment.response_entities.tolist())
+    lone_keys = [describe("key", i) for i in range(n_keys) if i not in aligned_keys]
+    lone_responses = [
+        describe("response", j) for j in range(n_responses) if j not in aligned_responses
+    ]
+    return EntityAlignment(
+        doc_id=table.key.doc_id if table.key is not None else "",
+        metric=name,
+        pairs=tuple(pairs),
+        unaligned_key=tuple(label for label, _ in lone_keys),
+        unaligned_response=tuple(label for label, _ in lone_responses),
+        total=alignment.total,
+        key_self=weighted.key_self,
+        response_self=weighted.response_self,
+        unaligned_key_mentions=tuple(m for _, m in lone_keys),
+        unaligned_response_mentions=tuple(m for _, m in lone_responses),
+    )
+
+
+_LUO = "Luo 2005 (H05-1004)"
+
+DEFINITIONS: tuple[Metric, ...] = (
+    Metric(
+        name="ceafm",
+        statistics=statistics_m,
+        summary="CEAF with phi3 = |K ∩ R|: mentions in correctly aligned entities",
+        citation=_LUO,
+        aliases=("ceaf-phi3", "ceaf-m", "ceaf_m"),
+    ),
+    Metric(
+        name="ceafe",
+        statistics=statistics_e,
+        summary="CEAF with phi4 = 2|K ∩ R| / (|K| + |R|): correctly aligned entities",
+        citation=_LUO,
+        aliases=("ceaf-phi4", "ceaf-e", "ceaf_e"),
+    ),
+    Metric(
+        name="ceaf-phi1",
+        statistics=statistics_phi1,
+        summary="CEAF with phi1 = 1 if K = R else 0: entities recovered exactly",
+        citation=_LUO + ", eq. 6",
+        aliases=("ceaf_phi1",),
+    ),
+    Metric(
+        name="ceaf-phi2",
+        statistics=statistics_phi2,
+        summary="CEAF with phi2 = 1 if K ∩ R ≠ ∅ else 0: entities found at all (one-to-one)",
+        citation=_LUO + ", eq. 7",
+        aliases=("ceaf_phi2",),
+    ),
+)

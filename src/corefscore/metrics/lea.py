@@ -5,14 +5,45 @@ and resolved(k) = Σ_j C(n_kj, 2); a singleton has one self-link, resolved
 when its mention is a singleton on the other side too. Precision swaps the
 roles. Terms are added in entity order, as the LEA branch of the reference
 scorer does.
+
+The paper makes the entity size one choice of importance (§4): LEA is
+Σ_e importance(e)·resolution(e) / Σ_e importance(e). :func:`with_importance`
+builds LEA with another importance, e.g. every entity equal (``lea-uniform``)
+or a weight by entity type.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Callable
+
 import numpy as np
 
 from ..contingency import ContingencyTable
-from .base import sequential_sum
+from ..errors import UsageError
+from ..model import Document, Entity
+from .base import Metric, sequential_sum
+
+Importance = Callable[[Entity], float]
+
+
+def _resolution(
+    sizes: np.ndarray,
+    other_sizes: np.ndarray,
+    owner: np.ndarray,
+    partner: np.ndarray,
+    counts: np.ndarray,
+) -> np.ndarray:
+    """resolved(e)/links(e) of every entity of one side, in entity order."""
+    pairs = counts * (counts - 1) // 2
+    resolved = np.bincount(owner, weights=pairs, minlength=len(sizes))
+    # A singleton is resolved when its twin is alone in its entity too.
+    alone = (counts == 1) & (sizes[owner] == 1) & (other_sizes[partner] == 1)
+    resolved[owner[alone]] = 1
+    links = np.where(sizes == 1, 1.0, sizes * (sizes - 1) / 2)
+    out: np.ndarray = resolved / links
+    return out
 
 
 def _side(
@@ -22,13 +53,7 @@ def _side(
     partner: np.ndarray,
     counts: np.ndarray,
 ) -> float:
-    pairs = counts * (counts - 1) // 2
-    resolved = np.bincount(owner, weights=pairs, minlength=len(sizes))
-    # A singleton is resolved when its twin is alone in its entity too.
-    alone = (counts == 1) & (sizes[owner] == 1) & (other_sizes[partner] == 1)
-    resolved[owner[alone]] = 1
-    links = np.where(sizes == 1, 1.0, sizes * (sizes - 1) / 2)
-    return sequential_sum(resolved / links * sizes)
+    return sequential_sum(_resolution(sizes, other_sizes, owner, partner, counts) * sizes)
 
 
 def statistics(table: ContingencyTable) -> tuple[float, ...]:
@@ -44,3 +69,106 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
         precision_num,
         int(table.response_sizes.sum()),
     )
+
+
+def _uniform(entity: Entity) -> float:
+    return 1.0
+
+
+def _weights(doc: Document | None, count: int, importance: Importance, side: str) -> list[float]:
+    """importance(e) of every entity of one side, checked."""
+    if importance is _uniform:
+        return [1.0] * count
+    if doc is None:
+        raise UsageError("a custom LEA importance needs the documents in the contingency table")
+    out: list[float] = []
+    for i in range(count):
+        entity = doc.entity(i)
+        value = importance(entity)
+        number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or value < 0:
+            raise UsageError(
+                f"LEA importance of {side} entity {entity.label!r} in document {doc.doc_id!r} "
+                f"is {value!r}; it must be a finite number >= 0"
+            )
+        out.append(float(value))
+    return out
+
+
+def _importance_statistics(
+    importance: Importance,
+) -> Callable[[ContingencyTable], tuple[float, ...]]:
+    def statistics_with_importance(table: ContingencyTable) -> tuple[float, ...]:
+        n_keys, n_responses = table.shape
+        key_weights = _weights(table.key, n_keys, importance, "key")
+        response_weights = _weights(table.response, n_responses, importance, "response")
+        # Same overlap arrays as ``lea``, so importance "size" gives its numbers.
+        recall_res = _resolution(
+            table.key_sizes, table.response_sizes, table.rows, table.cols, table.key_counts
+        )
+        precision_res = _resolution(
+            table.response_sizes, table.key_sizes, table.cols, table.rows, table.counts
+        )
+        return (
+            math.fsum(w * r for w, r in zip(key_weights, recall_res.tolist())),
+            math.fsum(key_weights),
+            math.fsum(w * r for w, r in zip(response_weights, precision_res.tolist())),
+            math.fsum(response_weights),
+        )
+
+    return statistics_with_importance
+
+
+_CITATION = "Moosavi & Strube 2016 (P16-1060), §4"
+
+
+def with_importance(importance: Importance | str = "size", *, name: str) -> Metric:
+    """LEA with entity importance ``importance`` instead of the entity size.
+
+    ``importance`` is ``"size"`` (|e|, the standard LEA: same numbers as
+    ``lea``), ``"uniform"`` (1 for every entity), or a callable receiving a
+    :class:`corefscore.model.Entity` (label, mentions, type, levels, heads) of
+    either side and returning a finite number >= 0, e.g.
+    ``lambda e: {"PER": 2.0}.get(e.type, 1.0)``. A side whose importances
+    sum to 0 scores 0.
+    """
+    if isinstance(importance, str):
+        if importance == "size":
+            return Metric(
+                name=name,
+                statistics=statistics,
+                summary="LEA with importance |e| (the standard LEA)",
+                citation=_CITATION,
+            )
+        if importance == "uniform":
+            return Metric(
+                name=name,
+                statistics=_importance_statistics(_uniform),
+                summary="LEA with every entity equally important (importance 1)",
+                citation=_CITATION,
+            )
+        raise UsageError(
+            f"unknown LEA importance {importance!r}; use 'size', 'uniform' or a function "
+            "of corefscore.model.Entity"
+        )
+    if not callable(importance):
+        raise UsageError(
+            f"LEA importance must be 'size', 'uniform' or a callable, got {importance!r}"
+        )
+    return Metric(
+        name=name,
+        statistics=_importance_statistics(importance),
+        summary="LEA with a user-defined entity importance",
+        citation=_CITATION,
+    )
+
+
+DEFINITIONS: tuple[Metric, ...] = (
+    Metric(
+        name="lea",
+        statistics=statistics,
+        summary="link-based entity-aware: resolved links per entity, weighted by entity size",
+        citation="Moosavi & Strube 2016 (P16-1060)",
+    ),
+    with_importance("uniform", name="lea-uniform"),
+)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..contingency import ContingencyTable
+from .base import Metric
 
 
 def statistics(table: ContingencyTable) -> tuple[float, ...]:
@@ -18,3 +19,13 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
     key_links = int(np.maximum(table.key_sizes - 1, 0).sum())
     response_links = int(np.maximum(table.response_sizes - 1, 0).sum())
     return (correct, key_links, correct, response_links)
+
+
+DEFINITIONS: tuple[Metric, ...] = (
+    Metric(
+        name="muc",
+        statistics=statistics,
+        summary="link-based: coreference links kept, as partitions of each entity",
+        citation="Vilain et al. 1995 (M95-1005)",
+    ),
+)
