@@ -13,6 +13,12 @@ It only measures and prints; it asserts nothing.
 
     python bench/run_bench.py [--corpora a,b,c,d] [--repeat N] [--scaling]
                               [--markdown] [--python PYTHON] [--shared PATH]
+    python bench/run_bench.py --variants [--corpora a,b,c] [--repeat N] [--markdown]
+
+``--variants`` instead times each metric variant, matching method and regime on
+top of the seven default metrics, side by side with the default run on the same
+corpus, and prints each one's CPU time as a ratio to the default (the target is
+at most 2).
 """
 
 from __future__ import annotations
@@ -204,18 +210,112 @@ def parse_corpora(text: str) -> list[str]:
     return names
 
 
+# Each row adds one thing to the default run (all seven metrics).
+VARIANT_METRICS = (
+    "ceaf-phi1",
+    "ceaf-phi2",
+    "bcub-all",
+    "bcub-0",
+    "bcub-sys",
+    "ceafm-sys",
+    "ceafe-sys",
+    "blanc-luo2014",
+    "lea-uniform",
+)
+VARIANT_ROWS: dict[str, list[str]] = {
+    "default: 7 metrics": [],
+    **{f"+ {m}": ["-m", f"all,{m}"] for m in VARIANT_METRICS},
+    "+ all 9 variants above": ["-m", ",".join(("all", *VARIANT_METRICS))],
+    "--match head (parse column)": ["--match", "head"],
+    "--match min-span (no MIN: exact)": ["--match", "min-span", "-q"],
+    "--match overlap": ["--match", "overlap"],
+    "--singletons drop": ["--singletons", "drop"],
+    "--gold-mentions": ["--gold-mentions"],
+    "--anaphoric-only": ["--anaphoric-only"],
+    "--remove-nested": ["--remove-nested"],
+    "--regimes (5 scorings)": ["--regimes"],
+}
+VARIANT_NOTE = (
+    "Not timed: blanc-gold (needs equal mention sets; the corpora's differ) and ace-value "
+    "(needs entity types and mention levels, which CoNLL files do not carry)."
+)
+
+
+def run_variants(args: argparse.Namespace, generator: Path, info: list[str]) -> None:
+    """Time every variant row against the default row, corpus by corpus, interleaved."""
+    corpora = (
+        args.corpora
+        if args.corpora_given
+        else ["a_conll12like", "b_conll12like_singletons", "c_single_doc_20k"]
+    )
+    repeat = args.repeat or 5
+    series: dict[tuple[str, str], Series] = {}
+    for corpus in corpora:
+        prefix = ensure_corpus(corpus, generator)
+        for label, extra in VARIANT_ROWS.items():
+            cmd = [args.python, "-m", "corefscore", "score", f"{prefix}.key"]
+            cmd += [f"{prefix}.response", "--format", "json", *extra]
+            series[(corpus, label)] = Series(cmd, repeat, key_mentions(prefix))
+    for i in range(repeat):
+        for (corpus, label), s in series.items():
+            if s.failed:
+                continue
+            print(f"run {i + 1}/{repeat} {corpus} {label}", file=sys.stderr, flush=True)
+            code, cpu, peak, stderr = measure(s.cmd)
+            if code != 0:
+                s.failed = True
+                print(f"FAILED {corpus} {label} (exit {code}):\n{stderr}", file=sys.stderr)
+            s.cpu.append(cpu)
+            s.peak_mb.append(peak)
+    columns = ["variant"]
+    for corpus in corpora:
+        columns += [f"{corpus[0]}: CPU s", f"{corpus[0]}: ratio"]
+    rows = []
+    for label in VARIANT_ROWS:
+        cells = [label]
+        for corpus in corpora:
+            s, base = series[(corpus, label)], series[(corpus, "default: 7 metrics")]
+            if s.failed or base.failed:
+                cells += ["FAILED", "-"]
+                continue
+            cpu = statistics.median(s.cpu)
+            cells += [f"{cpu:.3f}", f"{cpu / statistics.median(base.cpu):.2f}"]
+        rows.append(cells)
+    print("\n".join(f"- {line}" if args.markdown else line for line in info), end="\n\n")
+    table = [columns, *rows]
+    if args.markdown:
+        table.insert(1, ["---", *["---:"] * (len(columns) - 1)])
+        print("\n".join("| " + " | ".join(r) + " |" for r in table))
+    else:
+        widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
+        table.insert(1, ["-" * w for w in widths])
+        for r in table:
+            cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+            print("  ".join(cells).rstrip())
+    print()
+    print(f"Median CPU s (user+sys) of {repeat} interleaved runs per cell, fresh process, both")
+    print("files read; ratio = row / default row on the same corpus (target: <= 2).")
+    print(VARIANT_NOTE)
+    if any(s.failed for s in series.values()):
+        sys.exit(1)
+
+
 def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     opt = ap.add_argument
-    opt("--corpora", type=parse_corpora, default="a,b,c,d", help="subset (default: a,b,c,d)")
+    opt("--corpora", type=parse_corpora, help="subset (default: a,b,c,d; a,b,c with --variants)")
     opt("--repeat", type=int, help="runs per corpus (default 5; 3 for d_10x)")
     opt("--scaling", action="store_true", help="also time s_single_doc_*, fit the exponent")
     opt("--markdown", action="store_true", help="print the table as Markdown")
+    opt("--variants", action="store_true", help="time metric variants, matchings and regimes")
     opt("--python", default=sys.executable, help="interpreter/venv to time (default: this)")
     opt("--shared", type=Path, default=REPO.parent / "shared", help="default: <repo>/../shared")
     args = ap.parse_args()
     if args.repeat is not None and args.repeat < 1:
         ap.error("--repeat must be at least 1")
+    args.corpora_given = args.corpora is not None
+    if args.corpora is None:
+        args.corpora = list(MAIN.values())
     return args
 
 
@@ -225,6 +325,9 @@ def main() -> None:
     if not generator.is_file():
         die(f"corpus generator not found: {generator}; pass --shared PATH (folder with bench/)")
     info = header(args.python)
+    if args.variants:
+        run_variants(args, generator, info)
+        return
     series: dict[str, Series] = {}
     for name in dict.fromkeys(args.corpora + (SCALING if args.scaling else [])):
         prefix = ensure_corpus(name, generator)

@@ -271,3 +271,79 @@ def test_regimes_refuse_perl_format(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["score", str(KEY), str(RESPONSE), "--regimes", "--format", "perl"])
     assert code == 2
     assert "--regimes prints one table" in capsys.readouterr().err
+
+
+# Two sentences with CoNLL-2012 parse bits: "The old man saw the dog ." / "He ran ."
+PARSED = """#begin document (parsed); part 000
+parsed 0 0 The DT (TOP(S(NP* - - - - * {0}
+parsed 0 1 old JJ * - - - - * {1}
+parsed 0 2 man NN *) - - - - * {2}
+parsed 0 3 saw VBD (VP* - - - - * -
+parsed 0 4 the DT (NP* - - - - * {3}
+parsed 0 5 dog NN *)) - - - - * {4}
+parsed 0 6 . . *)) - - - - * -
+
+parsed 0 0 He PRP (TOP(S(NP*) - - - - * {5}
+parsed 0 1 ran VBD (VP*) - - - - * -
+parsed 0 2 . . *)) - - - - * -
+#end document
+"""
+
+
+def parsed_file(tmp_path: Path, name: str, coref: list[str]) -> Path:
+    path = tmp_path / name
+    path.write_text(PARSED.format(*coref))
+    return path
+
+
+def test_head_matching_reads_the_parse_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Key: "The old man" ... "He" (entity 1), "the dog" (entity 2).
+    key = parsed_file(tmp_path, "key", ["(1", "-", "1)", "(2", "2)", "(1)"])
+    # Response: "old man" ... "He", and "dog" alone: same heads, other spans.
+    response = parsed_file(tmp_path, "resp", ["-", "(1", "1)", "-", "(2)", "(1)"])
+    args = ["score", str(key), str(response), "-m", "mentions,muc", "--format", "json"]
+    assert cli.main(args) == 0
+    exact = json.loads(capsys.readouterr().out)["metrics"]
+    assert exact["mentions"]["recall_num"] == 1 and exact["muc"]["recall_num"] == 0
+    assert cli.main([*args, "--match", "head"]) == 0
+    head = json.loads(capsys.readouterr().out)
+    assert head["metrics"]["mentions"]["f1"] == 1 and head["metrics"]["muc"]["f1"] == 1
+    assert "|match:head|" in head["signature"]
+    assert cli.main(["twins", str(key), str(response), "--match", "head"]) == 0
+    out = capsys.readouterr().out
+    assert "3 twins (2 with different spans), 0 missed, 0 spurious" in out
+    assert cli.main(["twins", str(key), str(response)]) == 0
+    out = capsys.readouterr().out
+    assert 'missed    (0, 2) entity 1 "The old man"' in out
+    assert 'spurious  (1, 2) entity 1 "old man"' in out
+
+
+def test_head_matching_without_syntax_is_a_clean_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["score", str(KEY), str(RESPONSE), "--match", "head"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert "head matching needs" in err
+
+
+def test_min_span_matching_without_min_warns(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["score", str(KEY), str(RESPONSE), "--match", "min-span", "-m", "muc"]) == 0
+    captured = capsys.readouterr()
+    assert "has no MIN spans" in captured.err
+    assert "57.14" in captured.out  # the same as exact matching
+
+
+def test_show_alignment_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["score", str(KEY), str(RESPONSE), "-m", "ceafe", "--show-alignment"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "Optimal CEAF entity alignments" in out
+    assert "key 1 -> response 1  φ = 0.8" in out
+    assert "unaligned key entities: 1" in out
+    assert cli.main([*args, "ceafm", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    alignment = data["alignments"]["(example/doc); part 000"]
+    assert alignment["metric"] == "ceafm" and alignment["total"] == 4

@@ -157,9 +157,7 @@ def test_regimes_only_ever_remove_mentions(
         {"singletons": "drop"},
         {"remove_nested": True},
     ):
-        m = corefscore.score({"d": key}, {"d": response}, metrics="mentions", **options)[
-            "mentions"
-        ]
+        m = corefscore.score({"d": key}, {"d": response}, metrics="mentions", **options)["mentions"]
         assert m.recall_den <= base.recall_den and m.precision_den <= base.precision_den
         if options.get("gold_mentions"):
             # Every response mention left has a twin.

@@ -53,6 +53,14 @@ def _add_pair_options(p: argparse.ArgumentParser) -> None:
         "(default), same syntactic head, MUC-style MIN span, or token overlap; one-to-one",
     )
     p.add_argument(
+        "--head-column",
+        type=int,
+        metavar="N",
+        help="for --match head: read dependency heads from field N (0-based; token numbers "
+        "within the sentence from 1, 0 = root); default: a SemEval-2010 HEAD column or the "
+        "CoNLL-2012 parse column",
+    )
+    p.add_argument(
         "--singletons",
         choices=("keep", "drop"),
         default="keep",
@@ -206,7 +214,7 @@ def _score(args: argparse.Namespace) -> int:
         # Every block of the reference output has the mention identification line.
         computed = ("mentions", *metrics)
     setup = EvaluationSetup.create(**_setup_options(args))
-    key, response = read_pair(args.key, args.response, setup=setup)
+    key, response = read_pair(args.key, args.response, setup=setup, head_column=args.head_column)
     if args.regimes:
         return _score_regimes(args, key, response, computed, setup)
     result = score_corpora(
@@ -277,7 +285,9 @@ def _twins(args: argparse.Namespace) -> int:
     from .scorer import find_twins, read_pair
 
     setup = EvaluationSetup.create(**_setup_options(args))
-    key, response = read_pair(args.key, args.response, setup=setup, syntax=True)
+    key, response = read_pair(
+        args.key, args.response, setup=setup, syntax=True, head_column=args.head_column
+    )
     warnings: list[str] = [*key.warnings, *response.warnings]
     found = find_twins(key, response, duplicates=args.duplicates, setup=setup, warnings=warnings)
     _warn(warnings, args.quiet)

@@ -170,6 +170,12 @@ class _Tree:
         starts = set(sentence_starts)
         stack: list[int] = []
         for token, bit in enumerate(parse):
+            if (bit == "*" or bit == "-") and token not in starts:
+                # A token inside its constituent: by far the most common bit.
+                if stack:
+                    self.children[stack[-1]].append(~token)
+                    self.leaf_parent[token] = stack[-1]
+                continue
             if token in starts and stack:
                 raise InputError(
                     f"unbalanced parse brackets: {len(stack)} constituent(s) still open "

@@ -85,7 +85,11 @@ def match(key: Document, response: Document, *, method: str = "exact") -> Twins:
     if method == "head":
         # Checked before any matching, so that a missing head column is an
         # error whatever the mentions are.
-        heads = (_head_source(key, None, "key"), _head_source(response, key.syntax, "response"))
+        finders: dict[int, HeadFinder] = {}
+        heads = (
+            _head_source(key, None, "key", finders),
+            _head_source(response, key.syntax, "response", finders),
+        )
     keys = _mentions(key)
     responses = _mentions(response)
     pairs, key_left, response_left = _exact(keys, responses)
@@ -168,7 +172,9 @@ def _usable(syntax: Syntax | None) -> bool:
     return syntax is not None and (syntax.dependency_heads is not None or syntax.parse is not None)
 
 
-def _head_source(doc: Document, fallback: Syntax | None, side: str) -> Callable[[_Mention], int]:
+def _head_source(
+    doc: Document, fallback: Syntax | None, side: str, finders: dict[int, HeadFinder]
+) -> Callable[[_Mention], int]:
     """The head of each mention of ``doc``: given in the input, else found in the syntax."""
     given = doc.heads
     complete = bool(given) and all(h is not None for entity in given for h in entity)
@@ -181,7 +187,12 @@ def _head_source(doc: Document, fallback: Syntax | None, side: str) -> Callable[
             "a CoNLL-2012 parse column, or heads in the input",
             path=doc.source,
         )
-    finder = HeadFinder(syntax) if syntax is not None else None
+    finder = None
+    if syntax is not None:
+        # Both sides often share the key's syntax: build its tree once.
+        finder = finders.get(id(syntax))
+        if finder is None:
+            finder = finders[id(syntax)] = HeadFinder(syntax)
 
     def head(mention: _Mention) -> int:
         span, e, k = mention

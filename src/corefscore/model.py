@@ -243,8 +243,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
                     head = mention["head"]
                     if not _is_int(head) or not span[0] <= int(head) <= span[1]:
                         raise InputError(
-                            f"{where}: cluster {ci}: head {head!r} is not a token of "
-                            f"mention {span}"
+                            f"{where}: cluster {ci}: head {head!r} is not a token of mention {span}"
                         )
                     head = int(head)
                 if mention.get("min") is not None:

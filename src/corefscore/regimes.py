@@ -47,9 +47,7 @@ class EvaluationSetup:
         check_method(self.matching)
         for side, value in (("key", self.key_singletons), ("response", self.response_singletons)):
             if value not in SINGLETON_POLICIES:
-                raise UsageError(
-                    f"unknown {side} singletons policy {value!r}; choose keep or drop"
-                )
+                raise UsageError(f"unknown {side} singletons policy {value!r}; choose keep or drop")
 
     @classmethod
     def create(

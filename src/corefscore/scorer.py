@@ -77,6 +77,7 @@ class CorefScorer:
         """Forget every document seen so far."""
         self._documents: dict[str, Statistics] = {}
         self._warnings: list[str] = []
+        self._no_min_warned = False
 
     def update(
         self,
@@ -101,6 +102,12 @@ class CorefScorer:
                 f"document {key.doc_id!r} was already scored; call reset() or give another doc_id"
             )
         key, response = prepare_pair(key, response, self.duplicates, self._warnings)
+        if self.setup.matching == "min-span" and not key.min_spans and not self._no_min_warned:
+            self._no_min_warned = True
+            self._warnings.append(
+                f"min-span matching: key document {key.doc_id!r} has no MIN spans (neither may "
+                "others); a key mention without MIN needs an exact match"
+            )
         key, response = self.setup.apply(key, response)
         if self._requires:
             _check_requirements(self._metrics.values(), key, response)
@@ -361,19 +368,30 @@ def read_pair(
     *,
     setup: EvaluationSetup | None = None,
     syntax: bool = False,
+    head_column: int | None = None,
 ) -> tuple[Corpus, Corpus]:
     """Read a key and a response file, with the syntax the setup's matching needs.
 
     Head matching needs each document's syntax (a parse or dependency column),
     which a second, slower pass over the file reads; ``syntax=True`` forces it.
+    ``head_column`` names a dependency head field (0-based), as in
+    :func:`corefscore.io.read_conll`.
     """
     from .io import read_conll
 
+    if head_column is not None and head_column < 0:
+        raise UsageError(f"--head-column must be a field index >= 0, got {head_column}")
     with_syntax = syntax or (setup is not None and setup.matching == "head")
-    return (
-        read_conll(key_path, syntax=with_syntax),
-        read_conll(response_path, syntax=with_syntax),
+    key = read_conll(key_path, syntax=with_syntax, head_column=head_column)
+    # Heads of both sides come from the key's syntax (the same tokens, and the
+    # same parse for both); the response's own columns are read only when the
+    # key has none.
+    response_syntax = with_syntax and not all(
+        doc.syntax is not None
+        and (doc.syntax.parse is not None or doc.syntax.dependency_heads is not None)
+        for doc in key
     )
+    return key, read_conll(response_path, syntax=response_syntax, head_column=head_column)
 
 
 def _paired_documents(

@@ -488,7 +488,7 @@ def _walk(
     """
     builder: _SyntaxBuilder | None = None
     doc_id = ""
-    lineno = 0
+    lineno = 0  # lines of the file before the current block
     first = True
     for block in blocks:
         if first:
@@ -497,10 +497,18 @@ def _walk(
         lines = block.split(b"\n")
         if block.endswith(b"\n"):
             lines.pop()
-        for raw in lines:
-            lineno += 1
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
+        # Plain token lines go to the builder in runs; only the others (blank,
+        # comment, document boundary, leading white space) are looked at here.
+        special = [i for i, raw in enumerate(lines) if raw[:1] in _SPECIAL_START]
+        special.append(len(lines))
+        run = 0
+        for i in special:
+            if builder is not None and i > run:
+                builder.add_run(lines[run:i], lineno + run + 1)
+            run = i + 1
+            if i == len(lines):
+                break
+            raw = lines[i].rstrip(b"\r")
             if builder is None:
                 if raw[:1] == b"#":
                     match = _BEGIN.match(raw.decode("utf-8"))
@@ -515,9 +523,14 @@ def _walk(
                     yield doc_id, builder
                     builder = None
             else:
-                builder.add(raw, lineno)
+                builder.add_run([raw], lineno + i + 1)
+        lineno += len(lines)
     if builder is not None:
         yield doc_id, builder
+
+
+# First bytes of a line that is not a plain token line (or may not be).
+_SPECIAL_START = frozenset({b"", b"#", b"\r", b" ", b"\t"})
 
 
 def _is_number(value: str) -> bool:
@@ -530,38 +543,57 @@ class _SyntaxBuilder:
     def __init__(self, source: str, head_column: int | None):
         self.source = source
         self.head_column = head_column
+        self.lines: list[bytes] = []
         self.rows: list[list[str]] = []
+        self.columns: list[tuple[str, ...]] = []
+        self.shortest = 0
         self.line_numbers: list[int] = []
         self.sentence_starts: list[int] = []
         self.new_sentence = True
 
-    def add(self, raw: bytes, lineno: int) -> None:
+    def add_run(self, raws: list[bytes], lineno: int) -> None:
+        """Token lines ``raws``, the first one at line ``lineno``."""
         if self.new_sentence:
-            self.sentence_starts.append(len(self.rows))
+            self.sentence_starts.append(len(self.lines))
             self.new_sentence = False
-        if b"\t" in raw:
-            fields = [f.strip().decode("utf-8") for f in raw.split(b"\t")]
+        self.lines.extend(raws)
+        self.line_numbers.extend(range(lineno, lineno + len(raws)))
+
+    def split(self) -> None:
+        """Split the stored lines into fields, once, at the end of the document."""
+        text = b"\n".join(self.lines).decode("utf-8")
+        self.lines = []
+        if "\t" in text:
+            # A CRLF line ends in "\r", which the strip below removes.
+            rows = [line.split("\t") for line in text.split("\n")]
+            if any(f != f.strip() for row in rows for f in row):
+                rows = [[f.strip() for f in row] for row in rows]
         else:
-            fields = [f.decode("utf-8") for f in raw.split()]
-        if self.head_column is not None and len(fields) <= self.head_column:
-            raise InputError(
-                f"no field {self.head_column} (the dependency head column, counted from 0) "
-                f"on this line of {len(fields)} fields",
-                path=self.source,
-                line=lineno,
-            )
-        self.rows.append(fields)
-        self.line_numbers.append(lineno)
+            rows = [line.split() for line in text.split("\n")]
+        if self.head_column is not None:
+            for row, lineno in zip(rows, self.line_numbers):
+                if len(row) <= self.head_column:
+                    raise InputError(
+                        f"no field {self.head_column} (the dependency head column, counted "
+                        f"from 0) on this line of {len(row)} fields",
+                        path=self.source,
+                        line=lineno,
+                    )
+        self.rows = rows
+        # zip(*rows) stops at the shortest line: the fields every line has.
+        self.columns = list(zip(*rows))
+        self.shortest = min(map(len, rows))
 
     def column(self, index: int) -> tuple[str, ...] | None:
         # The last field is the coreference one, never a syntax column.
-        if all(index < len(row) - 1 for row in self.rows):
-            return tuple(row[index] for row in self.rows)
+        if index < self.shortest - 1:
+            return self.columns[index]
         return None
 
     def finish(self) -> Syntax:
-        if not self.rows:
+        if not self.lines:
             return Syntax()
+        self.split()
         if _is_number(self.rows[0][0]):
             words = self.column(1)
             pos = _present(self.column(4)) or _present(self.column(5))
@@ -577,9 +609,9 @@ class _SyntaxBuilder:
             pos = _present(self.column(4))
             parse = self._parse(self.column(5))
             named = self.column(10)
+            distinct = set(named) if named is not None else set()
             if named is not None and (
-                all(v == "-" for v in named)
-                or not all(v == "-" or _NE_BIT.fullmatch(v) for v in named)
+                distinct <= {"-"} or not all(v == "-" or _NE_BIT.fullmatch(v) for v in distinct)
             ):
                 named = None
             heads = None
@@ -627,15 +659,18 @@ class _SyntaxBuilder:
 
     def _parse(self, values: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """The parse bits if the field holds them, checked for balance per sentence."""
-        if values is None or not any("*" in v for v in values):
+        if values is None:
             return None
-        if not all(v == "-" or "*" in v or "(" in v or ")" in v for v in values):
+        distinct = set(values)
+        if not any("*" in v for v in distinct):
+            return None
+        if not all(v == "-" or "*" in v or "(" in v or ")" in v for v in distinct):
             return None  # some other field that happens to contain "*"
         for start, stop in self._sentences():
             depth = 0
             for token in range(start, stop):
                 bit = values[token]
-                if bit == "-":
+                if bit == "*" or bit == "-":
                     continue
                 if not PARSE_BIT.fullmatch(bit):
                     raise InputError(
@@ -664,6 +699,6 @@ class _SyntaxBuilder:
 
 
 def _present(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    if values is None or all(v in ("-", "_") for v in values):
+    if values is None or set(values) <= {"-", "_"}:
         return None
     return values

@@ -77,9 +77,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     """
     if metrics is None:
         return tuple(REGISTRY[m] for m in METRICS)
-    items: list[MetricSpec] = (
-        [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
-    )
+    items: list[MetricSpec] = [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
     chosen: set[str] = set()
     custom: dict[str, Metric] = {}
     for item in items:
