@@ -209,6 +209,8 @@ def _score(args: argparse.Namespace) -> int:
             "--regimes prints one table; it cannot be combined with --format perl, "
             "--per-document or --show-alignment"
         )
+    if args.show_alignment and args.format == "perl":
+        raise UsageError("--show-alignment is not available with --format perl")
     computed = metrics
     if args.format == "perl" and "mentions" not in metrics:
         # Every block of the reference output has the mention identification line.
