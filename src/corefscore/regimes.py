@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import UsageError
-from .matching import MATCHINGS, check_method, match
 from .model import Document, Span
 
 SINGLETON_POLICIES = ("keep", "drop")
@@ -44,7 +43,11 @@ class EvaluationSetup:
     remove_nested: bool = False
 
     def __post_init__(self) -> None:
-        check_method(self.matching)
+        if self.matching != "exact":
+            # Imported here: the default path never needs the matching code.
+            from .matching import check_method
+
+            check_method(self.matching)
         for side, value in (("key", self.key_singletons), ("response", self.response_singletons)):
             if value not in SINGLETON_POLICIES:
                 raise UsageError(f"unknown {side} singletons policy {value!r}; choose keep or drop")
@@ -114,6 +117,8 @@ class EvaluationSetup:
         if self.response_singletons == "drop":
             response = drop_singletons(response)
         if self.matching != "exact":
+            from .matching import match
+
             response = match(key, response, method=self.matching).response
         if self.gold_mentions or self.anaphoric_only:
             if self.anaphoric_only:
@@ -172,7 +177,6 @@ def regime_setups(base: EvaluationSetup) -> dict[str, EvaluationSetup]:
 
 
 __all__ = [
-    "MATCHINGS",
     "REGIMES",
     "SINGLETON_POLICIES",
     "EvaluationSetup",
