@@ -136,3 +136,63 @@ def test_merge_in_any_split_and_order_equals_the_whole(key, response, rnd) -> No
         rnd.choice(parts).update(key[doc], response.get(doc, []), doc_id=doc)
     merged = parts[0].merge(parts[1]).merge(parts[2]).compute()
     assert merged.metrics == whole.metrics
+
+
+def test_mention_and_cluster_dicts_carry_facts() -> None:
+    from corefscore.model import document_from_clusters
+
+    doc = document_from_clusters(
+        "d",
+        [
+            {"id": "7", "type": "PER", "mentions": [{"span": [0, 2], "head": 2, "min": [2, 2]}]},
+            [{"start": 4, "end": 4, "level": "PRO"}, (6, 7)],
+        ],
+        side="key",
+    )
+    assert doc.entities == (((0, 2),), ((4, 4), (6, 7)))
+    assert doc.labels == ("7", "1")
+    assert doc.heads == ((2,), (None, None)) and doc.min_spans == (((2, 2),), (None, None))
+    assert doc.mention_levels == ((None,), ("PRO", None))
+    assert doc.entity_types == ("PER", None)
+    entity = doc.entity(0)
+    assert (entity.label, entity.type, entity.heads, len(entity)) == ("7", "PER", (2,), 1)
+    plain = document_from_clusters("d", [[(0, 0)]], side="key")
+    assert plain.heads == () and plain.entity_types == () and plain.entity(0).levels == (None,)
+
+
+@pytest.mark.parametrize(
+    ("clusters", "message"),
+    [
+        ([{"mentions": [(0, 0)], "colour": "red"}], "mapping with 'mentions'"),
+        ([{"type": "PER"}], "mapping with 'mentions'"),
+        ([[{"span": (0, 1), "weight": 2}]], r"unknown key\(s\) \['weight'\]"),
+        ([[{"head": 0}]], "mention without 'span'"),
+        ([[{"span": (0, 1), "head": 3}]], "head 3 is not a token of mention"),
+        ([[{"span": (0, 1), "min": (1, 2)}]], r"MIN span \(1, 2\) lies outside"),
+        ([[{"span": (0, 1), "level": 1}]], "level must be a string"),
+        ([{"mentions": [(0, 0)], "type": 5}], "type must be a string"),
+    ],
+)
+def test_bad_mention_dicts_are_input_errors(clusters: list[object], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        corefscore.score({"d": clusters}, {"d": []})
+
+
+def test_custom_metric_objects_score_merge_and_reject_name_clashes() -> None:
+    from corefscore.metrics import ceaf, lea
+
+    by_size = lea.with_importance("size", name="lea-by-size")
+    overlap = ceaf.custom(lambda k, r: len(set(k.mentions) & set(r.mentions)), name="ceaf-mine")
+    result = corefscore.score(KEY, RESPONSE, metrics=["lea", "ceafm", by_size, overlap])
+    assert list(result.metrics) == ["ceafm", "lea", "lea-by-size", "ceaf-mine"]
+    assert result["lea-by-size"] == result["lea"]
+    assert result["ceaf-mine"].f1 == pytest.approx(result["ceafm"].f1)
+    half = CorefScorer(metrics=[overlap])
+    half.update(KEY["d1"], RESPONSE["d1"], doc_id="d1")
+    other = CorefScorer(metrics=[overlap])
+    other.update(KEY["d2"], RESPONSE["d2"], doc_id="d2")
+    merged = half.merge(other).compute()["ceaf-mine"]
+    assert merged.f1 == pytest.approx(result["ceaf-mine"].f1)
+    clash = lea.with_importance("uniform", name="muc")
+    with pytest.raises(UsageError, match="taken by a built-in metric"):
+        corefscore.score(KEY, RESPONSE, metrics=[clash])
