@@ -65,7 +65,13 @@ class Document:
     Optional per-mention facts, parallel to ``entities`` (empty when the
     source has none): ``heads`` (the head token), ``min_spans`` (MUC's MIN,
     the least a response must cover), ``mention_levels`` (``NAM``, ``NOM``,
-    ``PRO`` or ``PRE``); and per entity, ``entity_types`` (e.g. ``PER``).
+    ``PRO`` or ``PRE``), ``optional`` (MUC's ``STATUS="OPT"``: a response
+    need not find the mention, and is not penalised when it does), ``pieces``
+    (the contiguous parts of a discontinuous mention, whose span is then the
+    range they cover; ``None`` for a contiguous one); and per entity,
+    ``entity_types`` (e.g. ``PER``). ``annotations`` keeps what a format has
+    beyond coreference (bridging, split antecedents, ...) for conversion; no
+    metric reads it.
     """
 
     doc_id: str
@@ -78,6 +84,9 @@ class Document:
     mention_levels: tuple[tuple[str | None, ...], ...] = ()
     entity_types: tuple[str | None, ...] = ()
     syntax: Syntax | None = None
+    optional: tuple[tuple[bool, ...], ...] = ()
+    pieces: tuple[tuple[tuple[Span, ...] | None, ...], ...] = ()
+    annotations: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.labels:
@@ -104,6 +113,9 @@ class Document:
 
     def type_of(self, entity: int) -> str | None:
         return self.entity_types[entity] if self.entity_types else None
+
+    def is_optional(self, entity: int, position: int) -> bool:
+        return bool(self.optional) and self.optional[entity][position]
 
     def entity(self, index: int) -> Entity:
         """Entity ``index`` with its facts, as passed to user callables."""
@@ -145,6 +157,8 @@ class Document:
             min_spans=per_mention(self.min_spans),
             mention_levels=per_mention(self.mention_levels),
             entity_types=tuple(self.entity_types[e] for e, _ in plan) if self.entity_types else (),
+            optional=per_mention(self.optional),
+            pieces=per_mention(self.pieces),
         )
 
     def respan(self, spans: Mapping[tuple[int, int], Span]) -> Document:
