@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 POLICIES = ("default", "first", "reference")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 MATCHINGS = ("exact", "head", "min-span", "overlap")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -38,6 +39,17 @@ def _add_pair_options(p: argparse.ArgumentParser) -> None:
     """Options shared by every command that reads a key and a response."""
     p.add_argument("key", metavar="KEY", help="gold (key) file")
     p.add_argument("response", metavar="RESPONSE", help="system (response) file")
+    for side in ("key", "response"):
+        p.add_argument(
+            f"--{side}-format",
+            choices=FORMATS,
+            help=f"format of the {side} file (default: detected from its content and name)",
+        )
+    p.add_argument(
+        "--empty-nodes",
+        action="store_true",
+        help="CoNLL-U: count empty nodes (zeros) as tokens, so mentions on them are scored",
+    )
     p.add_argument(
         "--duplicates",
         choices=POLICIES,
@@ -190,6 +202,15 @@ def _setup_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _reading_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "head_column": args.head_column,
+        "key_format": args.key_format,
+        "response_format": args.response_format,
+        "empty_nodes": args.empty_nodes,
+    }
+
+
 def _warn(warnings: Sequence[str], quiet: bool) -> None:
     if not quiet:
         for warning in warnings:
@@ -216,7 +237,9 @@ def _score(args: argparse.Namespace) -> int:
         # Every block of the reference output has the mention identification line.
         computed = ("mentions", *metrics)
     setup = EvaluationSetup.create(**_setup_options(args))
-    key, response = read_pair(args.key, args.response, setup=setup, head_column=args.head_column)
+    key, response = read_pair(
+        args.key, args.response, setup=setup, syntax=False, **_reading_options(args)
+    )
     if args.regimes:
         return _score_regimes(args, key, response, computed, setup)
     result = score_corpora(
@@ -288,7 +311,7 @@ def _twins(args: argparse.Namespace) -> int:
 
     setup = EvaluationSetup.create(**_setup_options(args))
     key, response = read_pair(
-        args.key, args.response, setup=setup, syntax=True, head_column=args.head_column
+        args.key, args.response, setup=setup, syntax=True, **_reading_options(args)
     )
     warnings: list[str] = [*key.warnings, *response.warnings]
     found = find_twins(key, response, duplicates=args.duplicates, setup=setup, warnings=warnings)

@@ -13,7 +13,8 @@ The steps run in this order, for each document, after the duplicates policy:
 2. ``key_singletons`` / ``response_singletons`` = ``"drop"``: remove the
    entities of one mention on that side;
 3. twin matching (:mod:`corefscore.matching`): each response mention that has a
-   twin takes the twin's key span;
+   twin takes the twin's key span; then optional key mentions (MUC's
+   ``STATUS="OPT"``) without a twin are removed from the key;
 4. ``gold_mentions``: keep only response mentions that have a twin;
 5. ``anaphoric_only``: keep only key mentions of non-singleton key entities,
    and only response mentions whose twin is one of them (Stoyanov et al.'s
@@ -109,7 +110,7 @@ class EvaluationSetup:
     def apply(self, key: Document, response: Document) -> tuple[Document, Document]:
         """Apply the steps of the module docstring to one document pair."""
         if self.is_standard:
-            return key, response
+            return drop_unfound_optional(key, response), response
         if self.remove_nested:
             key, response = maximal_spans(key), maximal_spans(response)
         if self.key_singletons == "drop":
@@ -120,12 +121,26 @@ class EvaluationSetup:
             from .matching import match
 
             response = match(key, response, method=self.matching).response
+        key = drop_unfound_optional(key, response)
         if self.gold_mentions or self.anaphoric_only:
             if self.anaphoric_only:
                 key = drop_singletons(key)
             twins = {span for entity in key.entities for span in entity}
             response = response.select(lambda e, k, span: span in twins)
         return key, response
+
+
+def drop_unfound_optional(key: Document, response: Document) -> Document:
+    """The key without its optional mentions that have no twin in the response.
+
+    MUC-6/7 (``STATUS="OPT"``): a response need not find an optional mention,
+    and is not penalised when it does, so an optional key mention counts only
+    when the response has it (as Reconcile's MUC scoring does).
+    """
+    if not key.optional:
+        return key
+    found = {span for entity in response.entities for span in entity}
+    return key.select(lambda e, k, span: not key.optional[e][k] or span in found)
 
 
 def drop_singletons(doc: Document) -> Document:

@@ -336,8 +336,14 @@ def score_files(
     gold_mentions: bool = False,
     anaphoric_only: bool = False,
     remove_nested: bool = False,
+    key_format: str | None = None,
+    response_format: str | None = None,
 ) -> ScoreResult:
-    """Score a response file against a key file (CoNLL-2012 / SemEval-2010, ``.gz`` too)."""
+    """Score a response file against a key file (``.gz`` too).
+
+    Formats (``conll``, ``conllu``, ``jsonl``, ``json``, ``sgml``) are detected
+    from each file's content and name unless given; key and response may differ.
+    """
     setup = EvaluationSetup.create(
         matching=matching,
         singletons=singletons,
@@ -349,7 +355,9 @@ def score_files(
     )
     resolve(metrics)
     check_policy(duplicates)
-    key, response = read_pair(key_path, response_path, setup=setup)
+    key, response = read_pair(
+        key_path, response_path, setup=setup, key_format=key_format, response_format=response_format
+    )
     return score_corpora(
         key,
         response,
@@ -369,20 +377,31 @@ def read_pair(
     setup: EvaluationSetup | None = None,
     syntax: bool = False,
     head_column: int | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
+    empty_nodes: bool = False,
 ) -> tuple[Corpus, Corpus]:
-    """Read a key and a response file, with the syntax the setup's matching needs.
+    """Read a key and a response file, in any supported formats (detected if not given).
 
     Head matching needs each document's syntax (a parse or dependency column),
-    which a second, slower pass over the file reads; ``syntax=True`` forces it.
-    ``head_column`` names a dependency head field (0-based), as in
-    :func:`corefscore.io.read_conll`.
+    which for CoNLL files a second, slower pass reads; ``syntax=True`` forces
+    it. ``head_column`` names a dependency head field (0-based), as in
+    :func:`corefscore.io.read_conll`. ``empty_nodes`` keeps CoNLL-U empty nodes
+    as tokens.
     """
-    from .io import read_conll
+    from .io import read_corpus
 
     if head_column is not None and head_column < 0:
         raise UsageError(f"--head-column must be a field index >= 0, got {head_column}")
     with_syntax = syntax or (setup is not None and setup.matching == "head")
-    key = read_conll(key_path, syntax=with_syntax, head_column=head_column)
+    key = read_corpus(
+        key_path,
+        format=key_format,
+        side="key",
+        syntax=with_syntax,
+        head_column=head_column,
+        empty_nodes=empty_nodes,
+    )
     # Heads of both sides come from the key's syntax (the same tokens, and the
     # same parse for both); the response's own columns are read only when the
     # key has none.
@@ -391,7 +410,15 @@ def read_pair(
         and (doc.syntax.parse is not None or doc.syntax.dependency_heads is not None)
         for doc in key
     )
-    return key, read_conll(response_path, syntax=response_syntax, head_column=head_column)
+    response = read_corpus(
+        response_path,
+        format=response_format,
+        side="response",
+        syntax=response_syntax,
+        head_column=head_column,
+        empty_nodes=empty_nodes,
+    )
+    return key, response
 
 
 def _paired_documents(

@@ -1,5 +1,80 @@
-"""Readers: each turns one file format into the canonical :class:`~corefscore.model.Corpus`."""
+"""Readers: each turns one file format into the canonical :class:`~corefscore.model.Corpus`.
 
+:func:`read_corpus` picks the reader from the file's content and name (see
+:mod:`corefscore.io.detect`); each format's module also has its own reader.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..errors import InputError
+from ..model import Corpus
 from .conll import read_conll, read_conll_text
+from .detect import FORMATS, check_format, detect_format
+from .files import open_binary
 
-__all__ = ["read_conll", "read_conll_text"]
+
+def read_corpus(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    side: str = "key",
+    syntax: bool = False,
+    head_column: int | None = None,
+    empty_nodes: bool = False,
+) -> Corpus:
+    """Read a key or response file in any supported format.
+
+    ``format`` is one of :data:`FORMATS`; ``None`` detects it. ``side``
+    (``key`` or ``response``) names the file in messages and, for jsonlines,
+    chooses the field: a key reads ``clusters``, a response
+    ``predicted_clusters`` when its documents have it, else ``clusters``.
+    ``syntax`` and ``head_column`` matter for CoNLL (syntax columns are read
+    in a second pass); the other formats always keep what they have.
+    """
+    fmt = check_format(format) if format is not None else detect_format(path, side=side)
+    if fmt == "conll":
+        return read_conll(path, syntax=syntax, head_column=head_column)
+    if fmt == "conllu":
+        from .conllu import read_conllu
+
+        return read_conllu(path, empty_nodes=empty_nodes)
+    if fmt == "jsonl":
+        from .jsonlines import read_jsonlines
+
+        return read_jsonlines(path, field=_jsonlines_field(path, side))
+    if fmt == "json":
+        from .jsonclusters import read_json_clusters
+
+        return read_json_clusters(path)
+    from .sgml import read_muc_sgml
+
+    return read_muc_sgml(path)
+
+
+def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
+    """The clusters field a side reads, from the first document of the file."""
+    if side != "response":
+        return "clusters"
+    with open_binary(path) as handle:
+        for raw in handle:
+            if raw.strip():
+                try:
+                    first = json.loads(raw)
+                except ValueError:
+                    return None  # the reader reports the error with its line
+                if isinstance(first, dict) and "predicted_clusters" in first:
+                    return "predicted_clusters"
+                return "clusters"
+    raise InputError("empty file", path=os.fspath(path), line=1)
+
+
+__all__ = [
+    "FORMATS",
+    "detect_format",
+    "read_conll",
+    "read_conll_text",
+    "read_corpus",
+]

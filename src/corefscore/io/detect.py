@@ -1,0 +1,96 @@
+"""Which format a file is in: from its content first, then from its name.
+
+Content decides because it cannot lie: a ``.txt`` file that starts with
+``#begin document`` is CoNLL. The extension only settles files whose first
+lines say nothing (e.g. a JSON document that starts with a long string).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..errors import InputError, UsageError
+from .files import open_binary
+
+#: Format names, as accepted by ``--key-format`` / ``--response-format``.
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
+
+_EXTENSIONS = {
+    ".conll": "conll",
+    ".conll2012": "conll",
+    ".v4_gold_conll": "conll",
+    ".gold_conll": "conll",
+    ".conllu": "conllu",
+    ".jsonl": "jsonl",
+    ".jsonlines": "jsonl",
+    ".json": "json",
+    ".sgml": "sgml",
+    ".sgm": "sgml",
+    ".muc": "sgml",
+}
+_SNIFF_BYTES = 1 << 16
+
+
+def check_format(name: str) -> str:
+    if name not in FORMATS:
+        raise UsageError(f"unknown format {name!r}; choose one of {', '.join(FORMATS)}")
+    return name
+
+
+def format_from_name(path: str | os.PathLike[str]) -> str | None:
+    """The format the file name suggests (``.gz`` is looked through), or ``None``."""
+    name = os.fspath(path).lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for ext, fmt in _EXTENSIONS.items():
+        if name.endswith(ext):
+            return fmt
+    return None
+
+
+def format_from_content(head: bytes) -> str | None:
+    """The format the first bytes of a file show, or ``None`` if they do not tell."""
+    text = head.lstrip(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    stripped = text.lstrip()
+    if not stripped:
+        return None
+    if re.search(r"^#\s*begin document\b", text, re.M):
+        return "conll"
+    if stripped.startswith("<") and re.search(r"<(?:DOC|COREF|TEXT)\b", text, re.I):
+        return "sgml"
+    if stripped.startswith("{"):
+        first = stripped.split("\n", 1)[0]
+        if '"doc_key"' in first and first.rstrip().endswith("}"):
+            return "jsonl"
+        return "json"
+    if re.search(r"^#\s*(?:newdoc|sent_id|global\.Entity|text)\b", text, re.M):
+        return "conllu"
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            fields = line.split("\t")
+            if len(fields) == 10 and re.fullmatch(r"\d+(?:[.-]\d+)?", fields[0]):
+                return "conllu"
+            break
+    return None
+
+
+def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
+    """The format of ``path``: from its first bytes, else its name, else an error."""
+    with open_binary(path) as handle:
+        try:
+            head = handle.read(_SNIFF_BYTES)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"cannot read file ({exc})", path=os.fspath(path)) from None
+    found = format_from_content(head) or format_from_name(path)
+    if found is None:
+        raise InputError(
+            f"cannot tell the format of this {side} file from its name or first lines; "
+            f"give it with --{side}-format ({', '.join(FORMATS)})",
+            path=os.fspath(path),
+            line=1,
+        )
+    return found
+
+
+__all__ = ["FORMATS", "check_format", "detect_format", "format_from_content", "format_from_name"]
