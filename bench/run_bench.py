@@ -300,6 +300,64 @@ def run_variants(args: argparse.Namespace, generator: Path, info: list[str]) -> 
         sys.exit(1)
 
 
+FORMAT_CODE = """
+import json, statistics, sys, time
+from corefscore.io import read_corpus
+fmt, key, response, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+times = []
+for _ in range(repeat):
+    start = time.process_time()
+    read_corpus(key, format=fmt, side="key")
+    read_corpus(response, format=fmt, side="response")
+    times.append(time.process_time() - start)
+print(json.dumps(times))
+"""
+
+
+def run_formats(args: argparse.Namespace, info: list[str]) -> None:
+    """Time reading the GUM test pair in every format, against the CoNLL-2012 reader."""
+    pairs = args.shared / "data" / "real" / "gum" / "pairs"
+    conll = (pairs / "test.key_gum.conll", pairs / "test.resp_xrenner.conll")
+    conllu = (pairs / "test.key_gum.conllu", pairs / "test.resp_xrenner.conllu")
+    if not all(p.is_file() for p in (*conll, *conllu)):
+        die(f"GUM test pair not found under {pairs}; pass --shared PATH")
+    repeat = args.repeat or 7
+    with tempfile.TemporaryDirectory() as tmp:
+        files: dict[str, tuple[Path, Path]] = {"conll": conll, "conllu": conllu}
+        for fmt, ext in (("jsonl", "jsonl"), ("json", "json")):
+            converted = []
+            for source in conll:
+                target = Path(tmp) / f"{source.stem}.{ext}"
+                cmd = [args.python, "-m", "corefscore", "convert", str(source), str(target)]
+                subprocess.run([*cmd, "--to", fmt, "-q"], check=True)
+                converted.append(target)
+            files[fmt] = (converted[0], converted[1])
+        results: dict[str, list[float]] = {}
+        for fmt, (key, response) in files.items():
+            cmd = [args.python, "-c", FORMAT_CODE, fmt, str(key), str(response), str(repeat)]
+            done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+            results[fmt] = json.loads(done.stdout)
+    base = statistics.median(results["conll"])
+    print("\n".join(f"- {line}" if args.markdown else line for line in info), end="\n\n")
+    rows = [["format", "median CPU s (key + response)", "ratio to conll"]]
+    for fmt, times in results.items():
+        cpu = statistics.median(times)
+        rows.append([fmt, f"{cpu:.3f}", f"{cpu / base:.2f}"])
+    if args.markdown:
+        rows.insert(1, ["---", "---:", "---:"])
+        print("\n".join("| " + " | ".join(r) + " |" for r in rows))
+    else:
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        for r in rows:
+            print(
+                "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))])
+            )
+    print()
+    print("Reading only (no scoring), GUM test pair (30 documents, 28,397 tokens), in one process")
+    print(f"per format, median of {repeat} reads; jsonl and json converted from the CoNLL files.")
+    print("No real MUC SGML data is available, so sgml is not timed. Target: ratio <= 2.")
+
+
 def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     opt = ap.add_argument
@@ -308,6 +366,7 @@ def parse_args() -> argparse.Namespace:
     opt("--scaling", action="store_true", help="also time s_single_doc_*, fit the exponent")
     opt("--markdown", action="store_true", help="print the table as Markdown")
     opt("--variants", action="store_true", help="time metric variants, matchings and regimes")
+    opt("--formats", action="store_true", help="time reading the GUM test pair in each format")
     opt("--python", default=sys.executable, help="interpreter/venv to time (default: this)")
     opt("--shared", type=Path, default=REPO.parent / "shared", help="default: <repo>/../shared")
     args = ap.parse_args()
@@ -321,6 +380,9 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
+    if args.formats:
+        run_formats(args, header(args.python))
+        return
     generator = args.shared / "bench" / "gen_conll.py"
     if not generator.is_file():
         die(f"corpus generator not found: {generator}; pass --shared PATH (folder with bench/)")

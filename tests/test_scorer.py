@@ -171,6 +171,7 @@ def test_mention_and_cluster_dicts_carry_facts() -> None:
         ([[{"span": (0, 1), "min": (1, 2)}]], r"MIN span \(1, 2\) lies outside"),
         ([[{"span": (0, 1), "level": 1}]], "level must be a string"),
         ([{"mentions": [(0, 0)], "type": 5}], "type must be a string"),
+        ([[{"span": (0, 1), "optional": "yes"}]], "'optional' must be true or false"),
     ],
 )
 def test_bad_mention_dicts_are_input_errors(clusters: list[object], message: str) -> None:

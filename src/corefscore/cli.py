@@ -25,6 +25,7 @@ POLICIES = ("default", "first", "reference")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 MATCHINGS = ("exact", "head", "min-span", "overlap")
 FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
+CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -169,6 +170,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_pair_options(t)
     t.add_argument("--format", choices=("text", "json"), default="text")
+    c = sub.add_parser(
+        "convert",
+        help="convert a coreference file to another format",
+        description="Read IN (any supported format, detected unless --from is given) and write "
+        "OUT in the format --to. What the target cannot hold is refused with an error naming "
+        "the first case, unless --lossy.",
+    )
+    c.add_argument("source", metavar="IN", help="file to convert")
+    c.add_argument("target", metavar="OUT", help="file to write")
+    c.add_argument("--to", required=True, choices=CONVERT_TARGETS, help="target format")
+    c.add_argument("--from", dest="source_format", choices=FORMATS, help="format of IN")
+    c.add_argument(
+        "--lossy",
+        action="store_true",
+        help="drop what the target cannot hold (discontinuous or crossing mentions) and "
+        "warn with a count, instead of refusing",
+    )
+    c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     return parser
 
 
@@ -320,7 +339,21 @@ def _twins(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"score": _score, "metrics": _list_metrics, "twins": _twins}
+def _convert(args: argparse.Namespace) -> int:
+    from .io.convert import convert
+
+    warnings = convert(
+        args.source,
+        args.target,
+        to=args.to,
+        source_format=args.source_format,
+        lossy=args.lossy,
+    )
+    _warn(warnings, args.quiet)
+    return EXIT_OK
+
+
+_COMMANDS = {"score": _score, "metrics": _list_metrics, "twins": _twins, "convert": _convert}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

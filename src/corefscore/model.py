@@ -195,7 +195,7 @@ class Corpus:
 
 ClusterInput = Sequence[Any]
 
-_MENTION_KEYS = frozenset({"span", "start", "end", "head", "min", "level"})
+_MENTION_KEYS = frozenset({"span", "start", "end", "head", "min", "level", "optional"})
 _CLUSTER_KEYS = frozenset({"mentions", "type", "id"})
 
 
@@ -217,6 +217,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     heads: list[tuple[int | None, ...]] = []
     mins: list[tuple[Span | None, ...]] = []
     levels: list[tuple[str | None, ...]] = []
+    optional: list[tuple[bool, ...]] = []
     for ci, cluster in enumerate(clusters):
         label = str(ci)
         entity_type = None
@@ -236,15 +237,17 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
         entity_heads: list[int | None] = []
         entity_mins: list[Span | None] = []
         entity_levels: list[str | None] = []
+        entity_optional: list[bool] = []
         for mention in cluster:
             head = level = None
             min_span = None
+            is_optional = False
             if isinstance(mention, Mapping):
                 unknown = set(mention) - _MENTION_KEYS
                 if unknown:
                     raise InputError(
                         f"{where}: cluster {ci} has a mention with unknown key(s) "
-                        f"{sorted(map(str, unknown))}; allowed: span, head, min, level"
+                        f"{sorted(map(str, unknown))}; allowed: span, head, min, level, optional"
                     )
                 if "span" in mention:
                     span_value = mention["span"]
@@ -268,12 +271,17 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
                             f"mention {span}"
                         )
                 level = _optional_str(mention.get("level"), f"{where}: cluster {ci} level")
+                flag = mention.get("optional", False)
+                if not isinstance(flag, bool):
+                    raise InputError(f"{where}: cluster {ci}: 'optional' must be true or false")
+                is_optional = flag
             else:
                 span = _span(mention, where, ci)
             spans.append(span)
             entity_heads.append(head)
             entity_mins.append(min_span)
             entity_levels.append(level)
+            entity_optional.append(is_optional)
         if spans:
             entities.append(tuple(spans))
             labels.append(label)
@@ -281,6 +289,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             heads.append(tuple(entity_heads))
             mins.append(tuple(entity_mins))
             levels.append(tuple(entity_levels))
+            optional.append(tuple(entity_optional))
 
     def given(values: list[tuple[T | None, ...]]) -> tuple[tuple[T | None, ...], ...]:
         return tuple(values) if any(v is not None for e in values for v in e) else ()
@@ -293,6 +302,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
         min_spans=given(mins),
         mention_levels=given(levels),
         entity_types=tuple(types) if any(t is not None for t in types) else (),
+        optional=tuple(optional) if any(f for e in optional for f in e) else (),
     )
 
 

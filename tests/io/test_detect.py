@@ -19,7 +19,7 @@ from corefscore.io.detect import check_format, detect_format, format_from_conten
         (b"1\tx\tx\tNOUN\t_\t_\t0\troot\t_\tEntity=(e1)\n", "conllu"),
         (b'{"doc_key": "d", "sentences": [["a"]], "clusters": []}\n', "jsonl"),
         (b'{\n  "d": [[[0, 1]]]\n}\n', "json"),
-        (b"<DOC>\n<DOCNO> 1 </DOCNO>\n<TEXT>The <COREF ID=\"1\">man</COREF>", "sgml"),
+        (b'<DOC>\n<DOCNO> 1 </DOCNO>\n<TEXT>The <COREF ID="1">man</COREF>', "sgml"),
         (b"just some words\n", None),
         (b"   \n", None),
     ],

@@ -40,10 +40,12 @@ METRIC_NAMES = {
     "b3_sys": "bcub-sys",
     "ceaf_sys_phi3": "ceafm-sys",
     "ceaf_sys_phi4": "ceafe-sys",
+    # MUC with STATUS="OPT" key mentions: plain MUC once unfound optional
+    # mentions leave the key (corefscore.regimes.drop_unfound_optional).
+    "muc_opt": "muc",
 }
 #: Fields of vectors that need more than key and response clusters (later issues).
 LATER_FIELDS = {
-    "optional_key_mentions": "MUC-6/7 OPT key mentions",
     "class_members": "resolution classes (MUC-RC, anaphor-level scores, CPP)",
     "mentions": "per-mention annotations (resolution classes)",
 }
@@ -103,15 +105,24 @@ def skip_reason(vector: dict[str, Any]) -> str | None:
     return None
 
 
-def documents(vector: dict[str, Any]) -> tuple[list[list[tuple[int, int]]], ...]:
-    """Key and response clusters: each distinct mention name becomes its own token (i, i)."""
+def documents(vector: dict[str, Any]) -> tuple[list[list[Any]], ...]:
+    """Key and response clusters: each distinct mention name becomes its own token (i, i).
+
+    Key mentions listed in ``optional_key_mentions`` become ``{"span": ..,
+    "optional": True}`` mention dicts.
+    """
     ids: dict[str, int] = {}
+    optional = set(vector.get("optional_key_mentions", ()))
 
-    def side(clusters: Sequence[Sequence[str]]) -> list[list[tuple[int, int]]]:
-        return [[(ids.setdefault(m, len(ids)),) * 2 for m in cluster] for cluster in clusters]
+    def mention(name: str, side: str) -> Any:
+        span = (ids.setdefault(name, len(ids)),) * 2
+        return {"span": span, "optional": True} if side == "key" and name in optional else span
 
-    key = side(vector["key"])
-    return key, side(vector["response"])
+    def side(clusters: Sequence[Sequence[str]], which: str) -> list[list[Any]]:
+        return [[mention(m, which) for m in cluster] for cluster in clusters]
+
+    key = side(vector["key"], "key")
+    return key, side(vector["response"], "response")
 
 
 @pytest.mark.parametrize("vector", VECTORS or [None], ids=_ids(VECTORS) or ["absent"])

@@ -40,7 +40,7 @@ def read_corpus(
     if fmt == "conllu":
         from .conllu import read_conllu
 
-        return read_conllu(path, empty_nodes=empty_nodes)
+        return read_conllu(path, empty_nodes=empty_nodes, syntax=syntax)
     if fmt == "jsonl":
         from .jsonlines import read_jsonlines
 
@@ -55,9 +55,14 @@ def read_corpus(
 
 
 def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
-    """The clusters field a side reads, from the first document of the file."""
-    if side != "response":
+    """The clusters field a side reads, from the first document of the file.
+
+    ``None`` (any other side, e.g. a file to convert) lets the reader choose.
+    """
+    if side == "key":
         return "clusters"
+    if side != "response":
+        return None
     with open_binary(path) as handle:
         for raw in handle:
             if raw.strip():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise
@@ -257,7 +258,7 @@ def iter_blocks(path: str, size: int = 1 << 24) -> Iterator[bytes]:
         while True:
             try:
                 chunk = handle.read(size)
-            except (OSError, EOFError) as exc:
+            except (OSError, EOFError, zlib.error) as exc:
                 raise InputError(f"cannot read file ({exc})", path=path) from None
             if not chunk:
                 break

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 
 from ..errors import InputError, UsageError
 from .files import open_binary
@@ -80,7 +81,7 @@ def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
     with open_binary(path) as handle:
         try:
             head = handle.read(_SNIFF_BYTES)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read file ({exc})", path=os.fspath(path)) from None
     found = format_from_content(head) or format_from_name(path)
     if found is None:

@@ -9,7 +9,7 @@ The file is one JSON object mapping document ids to clusters, the same shape
 
 A cluster is a list of inclusive ``[start, end]`` spans, or an object with
 ``mentions`` and optional ``type`` and ``id``; a mention is a span or an object
-with ``span`` and optional ``head``, ``min`` and ``level``.
+with ``span`` and optional ``head``, ``min``, ``level`` and ``optional``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from dataclasses import replace
 from typing import IO, Any
 
@@ -35,7 +36,7 @@ def read_json_clusters(path: str | os.PathLike[str]) -> Corpus:
     with open_binary(name) as handle:
         try:
             data = handle.read()
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read file ({exc})", path=name) from None
     return _parse(data, name)
 
@@ -97,10 +98,10 @@ def write_json_clusters(corpus: Corpus, path_or_stream: str | os.PathLike[str] |
     An entity is written as a plain list of ``[start, end]`` spans unless it
     has a type or a label other than its position (then ``{"mentions": ...,
     "type": ..., "id": ...}``); a mention as a span unless it has a head, MIN
-    span or level (then ``{"span": ..., "head": ..., "min": ..., "level":
-    ...}``). So :func:`read_json_clusters` gives back the same entities,
-    labels and facts. Optional mentions, discontinuous pieces, syntax and
-    annotations are not written. A path ending in ``.gz`` is written gzipped.
+    span, level or optional flag (then ``{"span": ..., "head": ..., "min":
+    ..., "level": ..., "optional": true}``). So :func:`read_json_clusters`
+    gives back the same entities, labels and facts. Discontinuous pieces,
+    syntax and annotations are not written. A path ending in ``.gz`` is written gzipped.
     """
     if isinstance(path_or_stream, (str, os.PathLike)):
         name = os.fspath(path_or_stream)
@@ -138,6 +139,8 @@ def _cluster(doc: Document, e: int) -> Any:
             mention["min"] = list(min_span)
         if level is not None:
             mention["level"] = level
+        if doc.is_optional(e, k):
+            mention["optional"] = True
         mentions.append({"span": [start, end], **mention} if mention else [start, end])
     entity_type = doc.type_of(e)
     label = doc.labels[e]

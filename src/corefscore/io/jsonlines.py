@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import IO, Any
@@ -70,7 +71,7 @@ def _file_lines(name: str) -> Iterator[bytes]:
         while True:
             try:
                 line = handle.readline()
-            except (OSError, EOFError) as exc:
+            except (OSError, EOFError, zlib.error) as exc:
                 raise InputError(f"cannot read file ({exc})", path=name) from None
             if not line:
                 return
@@ -95,7 +96,8 @@ def _read(lines: Iterable[bytes], source: str, fields: tuple[str | None, ...]) -
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            # Without the newline, so that an error's column is on this line.
+            obj = json.loads(text.rstrip("\r\n"))
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"invalid JSON: {exc.msg} (column {exc.colno})", path=source, line=lineno

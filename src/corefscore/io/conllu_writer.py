@@ -1,0 +1,258 @@
+"""Writing the canonical corpus as CorefUD CoNLL-U files.
+
+The output is what :mod:`corefscore.io.conllu` (and udapi) read back:
+
+* ``# global.Entity = eid-etype-head-other`` once at the top, ``# newdoc id``
+  per document, ``# sent_id = DOCID-N`` and ``# text`` per sentence;
+* 10 columns: ID, FORM (the words or ``_``), ``_``, UPOS (the POS column or
+  ``_``), ``_``, ``_``, HEAD (sentence-relative, 0 for a root; ``_`` without
+  dependency heads), DEPREL (``root`` for HEAD 0, ``dep`` otherwise, since
+  the model keeps no relation labels; ``_`` without heads), ``_``, and MISC
+  holding only ``Entity=`` (or ``_``);
+* entity ids are the source labels when all are distinct valid CorefUD ids
+  that do not start with a digit, ``e`` + label when all are distinct digit
+  strings (CoNLL ids, GUM groups), else ``e1``, ``e2``, ... in entity order;
+* an opening bracket carries ``eid-etype-head``, trailing empty attributes
+  left out; ``head`` is the 1-based position of the mention's head among its
+  tokens (all parts of a discontinuous mention);
+* on a token, closings come first, the mention opened last closing first;
+  then openings, the longest first, so that mentions of one entity nest as
+  the reader's per-id stacks expect; single-token chunks come after the
+  openings, or first when the token opens nothing (udapi's canonical order,
+  which GUM follows: ``(e7-person)e6)e5)``); a discontinuous mention's parts are
+  bracketed ``(e5[1/2]-...`` ... ``e5[1/2])`` ... ``(e5[2/2]`` ...
+  ``e5[2/2])``, the attributes on part 1 only.
+
+What the format cannot hold goes through :class:`~corefscore.io.lossy.Losses`:
+two crossing mentions of one entity (the closing bracket cannot say which one
+it ends), or overlapping discontinuous mentions of one entity with the same
+number of parts, are refused unless losses are allowed (then dropped and
+counted). MIN spans, optional flags, mention levels, heads outside their
+mention, entity types with characters an attribute cannot hold, HEADs
+outside their sentence, bridging and split antecedents are dropped with a
+count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TextIO
+
+from ..errors import InputError
+from ..model import Corpus, Document, Span
+from .conll_writer import crossing_same_entity
+from .lossy import Losses
+
+_DIGITS = re.compile(r"[0-9]+")
+# What the reader accepts as an id, minus a leading digit (which marks a
+# CoNLL or GUM number that gets the conventional ``e`` prefix).
+_VALID_EID = re.compile(r"[^-=|\s()\[\]0-9][^-=|\s()\[\]]*")
+# An attribute value may not hold the separators of the Entity= syntax.
+_BAD_ATTRIBUTE = re.compile(r"[-=|\s()\[\]]")
+_WHITESPACE = re.compile(r"[\t\n\r]")
+
+
+def conllu_entity_ids(doc: Document) -> list[str]:
+    """CorefUD entity ids for ``doc``'s entities, in entity order."""
+    labels = list(doc.labels)
+    distinct = len(set(labels)) == len(labels)
+    if distinct and all(_VALID_EID.fullmatch(x) for x in labels):
+        return labels
+    if distinct and all(_DIGITS.fullmatch(x) for x in labels):
+        return ["e" + x for x in labels]
+    return [f"e{i + 1}" for i in range(len(labels))]
+
+
+def write_conllu(corpus: Corpus, stream: TextIO, *, losses: Losses) -> None:
+    """Write ``corpus`` as CorefUD CoNLL-U (see the module docstring for the layout)."""
+    stream.write("# global.Entity = eid-etype-head-other\n")
+    for doc in corpus:
+        stream.writelines(_document_lines(doc, losses))
+
+
+# A bracket on a token: ((kind, order, entity, mention), text).
+_Bracket = tuple[tuple[int, int, int, int], str]
+_CLOSE, _OPEN, _SINGLE = 0, 1, 2
+
+
+def _brackets(cell: list[_Bracket]) -> str:
+    """The Entity= value of one token, in udapi's canonical chunk order.
+
+    Closings precede openings (else ``(e2e1)`` could not be parsed); a
+    single-token chunk follows the openings when there are any, else precedes
+    the closings (udapi's Rules 1-4: ``e1)(e3(e2)``, ``(e3)e1)``).
+    """
+    ordered = sorted(cell)
+    if any(kind == _OPEN for (kind, *_), _ in ordered):
+        return "".join(text for _, text in ordered)
+    singles = [text for (kind, *_), text in ordered if kind == _SINGLE]
+    closings = [text for (kind, *_), text in ordered if kind == _CLOSE]
+    return "".join(singles + closings)
+
+
+def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
+    ids = conllu_entity_ids(doc)
+    syntax = doc.syntax
+    words = syntax.words if syntax is not None else None
+    pos = syntax.pos if syntax is not None else None
+    dep = syntax.dependency_heads if syntax is not None else None
+    last = max((span[1] for entity in doc.entities for span in entity), default=-1)
+    n_tokens = len(words) if words is not None else last + 1
+    if last >= n_tokens:
+        raise InputError(
+            f"document {doc.doc_id!r} has a mention ending at token {last} but only "
+            f"{n_tokens} words",
+            path=doc.source,
+        )
+    _count_facts(doc, losses)
+    types = _entity_types(doc, losses)
+    cells: list[list[_Bracket]] = [[] for _ in range(n_tokens)]
+    for e, entity in enumerate(doc.entities):
+        skip = set(_unwritable(doc, e, losses))
+        for k, span in enumerate(entity):
+            if k in skip:
+                continue
+            parts = doc.pieces[e][k] if doc.pieces else None
+            ranges = parts if parts is not None else (span,)
+            head = _head_position(doc, e, k, ranges, losses)
+            attributes = [types[e] or "", str(head) if head is not None else ""]
+            while attributes and not attributes[-1]:
+                attributes.pop()
+            for i, (start, end) in enumerate(ranges):
+                key = ids[e] + (f"[{i + 1}/{len(ranges)}]" if parts is not None else "")
+                opening = "(" + "-".join([key, *attributes] if i == 0 else [key])
+                if start == end:
+                    cells[start].append(((_SINGLE, 0, e, k), opening + ")"))
+                else:
+                    # Longer mentions open first and the later-opened close first, so
+                    # mentions of one id nest on the reader's stack.
+                    cells[start].append(((_OPEN, -end, e, k), opening))
+                    cells[end].append(((_CLOSE, -start, e, k), key + ")"))
+    starts = _sentence_starts(doc, n_tokens)
+    yield f"# newdoc id = {doc.doc_id}\n"
+    for s, begin in enumerate(starts):
+        stop = starts[s + 1] if s + 1 < len(starts) else n_tokens
+        forms = [_clean(words[t]) if words is not None else "_" for t in range(begin, stop)]
+        yield f"# sent_id = {doc.doc_id}-{s + 1}\n"
+        yield f"# text = {' '.join(forms)}\n"
+        outside = 0
+        for t in range(begin, stop):
+            upos = _clean(pos[t]) if pos is not None else "_"
+            head_col = deprel = "_"
+            if dep is not None:
+                target = dep[t]
+                if target < 0:
+                    head_col, deprel = "0", "root"
+                elif begin <= target < stop:
+                    head_col, deprel = str(target - begin + 1), "dep"
+                else:
+                    outside += 1
+            brackets = _brackets(cells[t])
+            misc = f"Entity={brackets}" if brackets else "_"
+            fields = (str(t - begin + 1), forms[t - begin], "_", upos, "_", "_", head_col, deprel)
+            yield "\t".join((*fields, "_", misc)) + "\n"
+        if outside:
+            losses.drop_fact("dependency heads outside their sentence", outside)
+        yield "\n"
+
+
+def _unwritable(doc: Document, e: int, losses: Losses) -> list[int]:
+    """Positions of entity ``e``'s mentions that brackets cannot tell apart; refused."""
+    entity = doc.entities[e]
+    skip: list[int] = []
+    contiguous = [k for k in range(len(entity)) if not doc.pieces or doc.pieces[e][k] is None]
+    spans = [entity[k] for k in contiguous]
+    for earlier, span in crossing_same_entity(tuple(spans)):
+        k = entity.index(span)
+        losses.refuse(
+            "crossing mentions of one entity",
+            f"document {doc.doc_id!r}, entity {doc.labels[e]}: {earlier} and {span} cross, "
+            "and CoNLL-U brackets of one id cannot tell them apart",
+            path=doc.source,
+            line=doc.line_of(e, k),
+        )
+        skip.extend(j for j in contiguous if entity[j] == span)
+    # The reader completes a discontinuous mention of an entity before it can
+    # start the next one with the same number of parts.
+    busy: dict[int, int] = {}
+    order = sorted(
+        (k for k in range(len(entity)) if doc.pieces and doc.pieces[e][k] is not None),
+        key=lambda k: entity[k],
+    )
+    for k in order:
+        parts = doc.pieces[e][k]
+        assert parts is not None
+        start, end = entity[k]
+        if busy.get(len(parts), -1) >= start:
+            losses.refuse(
+                "overlapping discontinuous mentions of one entity",
+                f"document {doc.doc_id!r}, entity {doc.labels[e]}: discontinuous mention "
+                f"{entity[k]} overlaps another one with {len(parts)} parts, which CoNLL-U "
+                "part markers cannot tell apart",
+                path=doc.source,
+                line=doc.line_of(e, k),
+            )
+            skip.append(k)
+            continue
+        busy[len(parts)] = end
+    return skip
+
+
+def _head_position(
+    doc: Document, e: int, k: int, ranges: tuple[Span, ...], losses: Losses
+) -> int | None:
+    head = doc.head_of(e, k)
+    if head is None:
+        return None
+    offset = 0
+    for start, end in ranges:
+        if start <= head <= end:
+            return offset + head - start + 1
+        offset += end - start + 1
+    losses.drop_fact("heads outside their mention", 1)
+    return None
+
+
+def _entity_types(doc: Document, losses: Losses) -> list[str | None]:
+    types: list[str | None] = (
+        list(doc.entity_types) if doc.entity_types else [None] * len(doc.entities)
+    )
+    bad = 0
+    for i, etype in enumerate(types):
+        if etype is not None and (not etype or _BAD_ATTRIBUTE.search(etype)):
+            types[i] = None
+            bad += 1
+    if bad:
+        losses.drop_fact("entity types with characters a CoNLL-U attribute cannot hold", bad)
+    return types
+
+
+def _sentence_starts(doc: Document, n_tokens: int) -> list[int]:
+    given = doc.syntax.sentence_starts if doc.syntax is not None else ()
+    starts = sorted({s for s in given if 0 < s < n_tokens} | {0})
+    return starts if n_tokens else []
+
+
+def _clean(value: str) -> str:
+    # A tab or line break would break the line; an empty column is invalid.
+    return _WHITESPACE.sub(" ", value) or "_"
+
+
+def _count_facts(doc: Document, losses: Losses) -> None:
+    facts = (
+        ("MIN spans", doc.min_spans),
+        ("optional flags", doc.optional),
+        ("mention levels", doc.mention_levels),
+    )
+    for what, values in facts:
+        count = sum(1 for entity in values for v in entity if v is not None and v is not False)
+        if count:
+            losses.drop_fact(what, count)
+    for what in ("bridging", "split_antecedents"):
+        items = doc.annotations.get(what)
+        if items:
+            losses.drop_fact(what.replace("_", " ") + " links", len(items))
+
+
+__all__ = ["conllu_entity_ids", "write_conllu"]
