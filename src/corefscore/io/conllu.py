@@ -69,6 +69,29 @@ _CHUNK = re.compile(
     r"|([^-=|\s()\[\]]+)(\[[^\]()]*\])?(?:-[^()]*)?\)"
 )
 
+# Entity= values repeat (closings such as "e12)" in every document): each
+# distinct well-formed value is split into its chunks once.
+# (eid, marker, attributes, single, closing id, closing marker): re groups.
+_Chunk = tuple[Any, ...]
+_CHUNKS_CACHE: dict[str, tuple[_Chunk, ...]] = {}
+_CHUNKS_CACHE_LIMIT = 200_000
+
+
+def _parse_chunks(value: str) -> tuple[_Chunk, ...] | None:
+    """The chunks of a well-formed ``Entity=`` value, or ``None``."""
+    chunks = []
+    pos = 0
+    n = len(value)
+    match_chunk = _CHUNK.match
+    while pos < n:
+        m = match_chunk(value, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        chunks.append(m.groups())
+    return tuple(chunks)
+
+
 # What a token ID names. IDs repeat from sentence to sentence, so each
 # distinct one is validated once.
 _WORD, _EMPTY, _RANGE = 0, 1, 2
@@ -272,21 +295,22 @@ class _DocumentBuilder:
         n = len(value)
         if not n:
             raise self.error("empty 'Entity=' value in MISC", lineno)
-        pos = 0
-        match_chunk = _CHUNK.match
+        chunks = _CHUNKS_CACHE.get(value)
+        if chunks is None:
+            chunks = _parse_chunks(value)
+            if chunks is None:
+                # Malformed (or unusual): the character-by-character reading
+                # processes the value and reports the first problem.
+                self.entity_chunks(value, 0, node, lineno)
+                return
+            if len(_CHUNKS_CACHE) < _CHUNKS_CACHE_LIMIT:
+                _CHUNKS_CACHE[value] = chunks
         index = self.index
         opened = self.open
         # Without non-token empty nodes, nodes are tokens: the common case,
         # recorded here directly (finish_contiguous does the general one).
         plain = not self.empties
-        while pos < n:
-            m = match_chunk(value, pos)
-            if m is None:
-                # Malformed (or unusual) from here on: the slow reading reports it.
-                self.entity_chunks(value, pos, node, lineno)
-                return
-            pos = m.end()
-            eid, marker, attributes, single, closing, closing_marker = m.groups()
+        for eid, marker, attributes, single, closing, closing_marker in chunks:
             if eid is None:
                 stack = opened.get(closing)
                 if closing_marker is not None or not stack:
