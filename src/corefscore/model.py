@@ -29,6 +29,12 @@ class Syntax:
     ``parse`` holds CoNLL-2012 parse bits such as ``"(NP(DT*"``.
     """
 
+    def sentence_of(self, token: int) -> int:
+        """The 1-based sentence number of ``token`` (1 without sentence breaks)."""
+        from bisect import bisect_right
+
+        return max(bisect_right(self.sentence_starts, token), 1)
+
     words: tuple[str, ...] | None = None
     pos: tuple[str, ...] | None = None
     parse: tuple[str, ...] | None = None
@@ -87,6 +93,10 @@ class Document:
     optional: tuple[tuple[bool, ...], ...] = ()
     pieces: tuple[tuple[tuple[Span, ...] | None, ...], ...] = ()
     annotations: Mapping[str, Any] = field(default_factory=dict)
+    #: The number of tokens, set by readers of formats whose key and response
+    #: must share their tokens (CoNLL-U, jsonlines, MUC SGML); ``None`` otherwise.
+    #: Bookkeeping for that check, so not part of equality.
+    token_count: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.labels:

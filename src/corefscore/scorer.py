@@ -10,9 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 from .contingency import build_table, empty_document
 from .duplicates import check_policy, prepare_pair
-from .errors import InputError, UsageError
+from .errors import CorefScoreError, InputError, UsageError
 from .metrics import Metric, MetricSpec, resolve
-from .model import ClusterInput, Corpus, Document, corpus_from_mapping, document_from_clusters
+from .model import (
+    ClusterInput,
+    Corpus,
+    Document,
+    Syntax,
+    corpus_from_mapping,
+    document_from_clusters,
+)
 from .regimes import EvaluationSetup
 from .result import DocumentResult, ScoreResult, conll_score
 from .signature import make_signature
@@ -267,6 +274,8 @@ def score_corpora(
         if response_doc is None:
             missing_in_response += 1
             response_doc = empty_document(doc_id)
+        else:
+            check_shared_tokens(key.documents[doc_id], response_doc)
         scorer.update_document(key.documents[doc_id], response_doc)
     if missing_in_response and len(response.documents):
         scorer._warnings.append(
@@ -421,13 +430,75 @@ def read_pair(
     return key, response
 
 
+def check_shared_tokens(key: Document, response: Document) -> None:
+    """Refuse a key and a response document whose tokens differ.
+
+    Mentions are token positions, so a pair is only comparable when both
+    sides have the same tokens. Checked when both readers state the token
+    count (CoNLL-U, jsonlines, MUC SGML; the CoNLL reader, like the reference
+    scorer, does not): then the error names the first sentence whose tokens
+    differ, re-reading the files' words if they were not kept.
+    """
+    key_count, response_count = key.token_count, response.token_count
+    if key_count is None or response_count is None:
+        return
+    key_words = key.syntax.words if key.syntax is not None else None
+    response_words = response.syntax.words if response.syntax is not None else None
+    if key_count == response_count and (
+        key_words is None or response_words is None or key_words == response_words
+    ):
+        return
+    key_syntax = _with_words(key)
+    key_words, response_words = key_syntax.words, _with_words(response).words
+    where = ""
+    if key_words is not None and response_words is not None:
+        first = next(
+            (t for t, (a, b) in enumerate(zip(key_words, response_words)) if a != b),
+            min(len(key_words), len(response_words)),
+        )
+        sentence = key_syntax.sentence_of(min(first, max(len(key_words) - 1, 0)))
+        shown = [
+            f"{side} {words[first]!r}" if first < len(words) else f"{side} none"
+            for side, words in (("key", key_words), ("response", response_words))
+        ]
+        where = f", first at sentence {sentence}, token {first} ({', '.join(shown)})"
+    raise InputError(
+        f"document {key.doc_id!r}: key and response tokens differ (key {key_count} tokens, "
+        f"response {response_count}{where}); both must have the same tokens",
+        path=response.source,
+    )
+
+
+def _with_words(doc: Document) -> Syntax:
+    """The document's syntax with words, re-reading its file if they were not kept."""
+    if doc.syntax is not None and (doc.syntax.words is not None or doc.source is None):
+        return doc.syntax
+    if doc.source is None:
+        return Syntax()
+    from .io import read_corpus
+
+    try:
+        again = read_corpus(doc.source, syntax=True, side="input")
+    except CorefScoreError:
+        return doc.syntax or Syntax()
+    found = again.documents.get(doc.doc_id)
+    if found is not None and found.syntax is not None:
+        return found.syntax
+    return doc.syntax or Syntax()
+
+
 def _paired_documents(
     key: Corpus, response: Corpus, documents: Sequence[str] | None
 ) -> Iterator[tuple[Document, Document]]:
     for doc_id in documents if documents is not None else key.documents:
         if doc_id not in key.documents:
             raise InputError(f"document {doc_id!r} is not in the key", path=key.source)
-        yield key.documents[doc_id], response.documents.get(doc_id) or empty_document(doc_id)
+        response_doc = response.documents.get(doc_id)
+        if response_doc is None:
+            response_doc = empty_document(doc_id)
+        else:
+            check_shared_tokens(key.documents[doc_id], response_doc)
+        yield key.documents[doc_id], response_doc
 
 
 def score_regimes(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -600,3 +601,141 @@ def test_array_pass_matches_line_loop(
         assert str(info.value) == str(exc)
         return
     _same_but_syntax(read_conllu(path, empty_nodes=empty_nodes, syntax=False), full)
+
+
+# The array pass reads an "Entity=" value straight from the file's bytes when
+# it is the only MISC item with a key the reader uses, and compiles each
+# distinct value once (shared by all readings, whatever the attribute
+# declaration). Everything else on a line goes through the MISC item loop.
+
+_COMMENTS = [
+    "# newpar",
+    "# sent_id = s",
+    "# text = newdoc global.Entity",
+    "#newpar",
+    "# newdoc id = {doc}",
+    "#newdoc id = {doc}",
+    "# newdoc",
+    "# global.Entity = eid-head-etype",
+    "# global.Entity = eid-etype-head-other",
+    "#\tglobal.Entity = eid-other-etype",
+]
+_EXTRA_ITEMS = ["SpaceAfter=No", "Discourse=a:1", "Entityx=1", "Bridge=a<b", "SplitAnte=a<b", "E"]
+
+
+@st.composite
+def _misc_documents(draw: st.DrawFn) -> str:
+    """Words with bracketed mentions, other MISC items and comments in any order."""
+    out: list[str] = []
+    docs = 0
+    for _ in range(draw(st.integers(1, 4))):
+        for comment in draw(st.lists(st.sampled_from(_COMMENTS), max_size=2)):
+            docs += 1
+            out.append(comment.format(doc=f"d{docs}"))
+        n = draw(st.integers(1, 5))
+        chunks: list[list[str]] = [[] for _ in range(n)]
+        for e in range(draw(st.integers(0, 4))):
+            a, b = sorted(draw(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))
+            eid = draw(st.sampled_from(["x", "y", f"z{e}"]))
+            head = draw(st.sampled_from(["", "1", str(b - a + 1), str(b - a + 2), "h"]))
+            attributes = draw(st.sampled_from([f"-t-{head}", f"-{head}-t", "", "--", f"-t{e}"]))
+            if a == b:
+                chunks[a].append(f"({eid}{attributes})")
+            else:
+                chunks[a].append(f"({eid}{attributes}")
+                chunks[b].insert(0, f"{eid})")
+        for t in range(n):
+            items = [f"Entity={''.join(chunks[t])}"] if chunks[t] else []
+            for extra in draw(st.lists(st.sampled_from(_EXTRA_ITEMS), max_size=2)):
+                items.insert(draw(st.integers(0, len(items))), extra)
+            feats = draw(st.sampled_from(["_", "A=1|Entity=(q-t-1)", "Entity=(q-t-1)"]))
+            columns = [str(t + 1), "w", "w", "X", "_", feats, "_", "_", "_", "|".join(items) or "_"]
+            out.append("\t".join(columns))
+        out.append("")
+    return "\n".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_misc_documents())
+def test_entity_values_from_bytes_match_line_loop(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
+    path = tmp_path_factory.mktemp("m") / "m.conllu"
+    path.write_text(text, encoding="utf-8")
+    for _ in range(2):  # the second reading finds every value compiled
+        try:
+            full = read_conllu_text(text, source=str(path))
+        except InputError as exc:
+            with pytest.raises(InputError) as info:
+                read_conllu(path, syntax=False)
+            assert str(info.value) == str(exc)
+            continue
+        _same_but_syntax(read_conllu(path, syntax=False), full)
+
+
+def test_misc_items_around_entity_values(tmp_path: Path) -> None:
+    text = "\n".join(
+        [
+            "# newdoc id = m",  # 1
+            "# newpar",  # 2
+            row("1", "a", "Discourse=x:1|Entity=(e1-t-2|SpaceAfter=No"),  # 3
+            row("2", "b", "Entity=e1)(e2-u-1)|Entityx=(e9-v-1)"),  # 4
+            # An Entity= item outside MISC (here in FEATS) is not read.
+            "\t".join(["3", "c", "c", "X", "_", "A=1|Entity=(e8-w-1)", "_", "_", "_", "_"]),  # 5
+            row("4", "d", "Entity=(e2-u-1)|Bridge=e2<e1|Entity=(e3-v-1)"),  # 6
+            "",
+        ]
+    )
+    path = tmp_path / "m.conllu"
+    path.write_text(text, encoding="utf-8")
+    for corpus in (read_conllu(path, syntax=False), read_conllu_text(text, syntax=False)):
+        doc = corpus["m"]
+        assert doc.labels == ("e1", "e2", "e3")
+        assert doc.entities == (((0, 1),), ((1, 1), (3, 3)), ((3, 3),))
+        assert doc.lines == ((3,), (4, 6), (6,))
+        assert doc.heads == ((1,), (1, 3), (3,))
+        assert doc.entity_types == ("t", "u", "v")
+        assert doc.annotations == {"bridging": [(6, "e2<e1")]}
+
+
+def test_same_value_under_two_attribute_declarations(tmp_path: Path) -> None:
+    # One compiled value; its attributes are read under each document's declaration.
+    text = "\n".join(
+        [
+            "# newdoc id = a",
+            "# global.Entity = eid-etype-head",
+            row("1", "x", "Entity=(e1-2-1)"),
+            "",
+            "# newdoc id = b",
+            "# global.Entity = eid-head-etype",
+            row("1", "x", "Entity=(e1-2-1)"),
+            row("2", "y", "Entity=(e1-2-1)"),
+            "",
+        ]
+    )
+    path = tmp_path / "two.conllu"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="head '2' of a mention of entity 'e1'") as info:
+        read_conllu(path, syntax=False)
+    assert str(info.value).startswith(f"{path}:7: ")  # a single-node mention, head 2
+    path.write_text(text.replace("eid-head-etype", "eid-other-etype"), encoding="utf-8")
+    corpus = read_conllu(path, syntax=False)
+    assert corpus["a"].entity_types == ("2",) and corpus["a"].heads == ((0,),)
+    assert corpus["b"].entity_types == ("1",) and corpus["b"].heads == ()
+    assert corpus["b"].entities == (((0, 0), (1, 1)),)
+
+
+@pytest.mark.parametrize(
+    ("misc", "message"),
+    [
+        ("Entity|SpaceAfter=No", "empty 'Entity=' value in MISC"),
+        ("SpaceAfter=No|Entity=", "empty 'Entity=' value in MISC"),
+        ("Entity=(e1-x-1)(", "bad opening chunk '('"),
+    ],
+)
+def test_entity_item_errors_without_syntax(tmp_path: Path, misc: str, message: str) -> None:
+    path = tmp_path / "bad.conllu"
+    path.write_text("\n".join(["# newdoc id = d", row("1", "a"), row("2", "b", misc), ""]))
+    with pytest.raises(InputError, match=re.escape(message)) as info:
+        read_conllu(path, syntax=False)
+    assert str(info.value).startswith(f"{path}:3: ")

@@ -70,7 +70,10 @@ def test_gzip(tmp_path: Path) -> None:
     [
         ('{\n  "a": [[[0, 1]]],\n  "b": [[[0, 1]]\n}\n', 4,
          "invalid JSON: Expecting ',' delimiter (column 1)"),
-        ("", 1, "invalid JSON: Expecting value (column 1)"),
+        ("", 1, "empty file"),
+        ('{"a": [[[0, 1]]]', 1, "invalid JSON: expected ',' or '}' after a document, "
+         "found the end of the file"),
+        ('{"a": [[[0, 1]]]} x', 1, "invalid JSON: extra data after the top-level object"),
     ],
 )  # fmt: skip
 def test_syntax_errors_give_the_line(tmp_path: Path, text: str, line: int, message: str) -> None:
@@ -102,13 +105,13 @@ def test_content_errors_name_the_file(tmp_path: Path, value: object, message: st
     path.write_text(json.dumps(value))
     with pytest.raises(InputError) as err:
         read_json_clusters(path)
-    assert (err.value.path, err.value.line, err.value.message) == (str(path), None, message)
+    assert (err.value.path, err.value.line, err.value.message) == (str(path), 1, message)
 
 
 def test_duplicate_document_id_and_bad_bytes(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         read_json_clusters_text('{"a": [], "a": [[[0, 0]]]}', source="s.json")
-    assert str(err.value) == "s.json: key 'a' appears twice in one JSON object"
+    assert str(err.value) == "s.json:1: key 'a' appears twice in one JSON object (first at line 1)"
     path = tmp_path / "c.json"
     path.write_bytes(b'{\n"a":\n"\xff"}')
     with pytest.raises(InputError) as err:
@@ -196,3 +199,21 @@ def test_corrupt_gzip_is_an_input_error(tmp_path: Path) -> None:
         read_json_clusters(path)
     assert err.value.message.startswith("cannot read file (Error -3 while decompressing")
     assert err.value.path == str(path)
+
+
+def test_reading_streams_one_document_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import corefscore.io.jsonclusters as module
+
+    # Chunks far smaller than a document: values are completed across chunks.
+    monkeypatch.setattr(module, "_CHUNK_BYTES", 7)
+    data = {f"doc{i}": [[[i, i + 1], [i + 5, i + 5]], [[i + 3, i + 3]]] for i in range(50)}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(data, indent=1))
+    corpus = read_json_clusters(path)
+    assert list(corpus.documents) == list(data)
+    assert corpus["doc7"].entities == (((7, 8), (12, 12)), ((10, 10),))
+    path.write_text(json.dumps(data, indent=1).replace('"doc9":', '"doc9" '))
+    with pytest.raises(InputError, match="expected ':' after a document id"):
+        read_json_clusters(path)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import Any
 
@@ -69,17 +69,31 @@ _CHUNK = re.compile(
     r"|([^-=|\s()\[\]]+)(\[[^\]()]*\])?(?:-[^()]*)?\)"
 )
 
-# Entity= values repeat (closings such as "e12)" in every document): each
-# distinct well-formed value is split into its chunks once.
-# (eid, marker, attributes, single, closing id, closing marker): re groups.
-_Chunk = tuple[Any, ...]
-_CHUNKS_CACHE: dict[str, tuple[_Chunk, ...]] = {}
-_CHUNKS_CACHE_LIMIT = 200_000
+# Each distinct well-formed Entity= value is compiled once into a program:
+# one operation per chunk, (op, eid, marker, attributes), run for every
+# occurrence of the value (closings such as "e12)" recur in every document).
+# Programs do not depend on the attribute declaration, so they are shared by
+# all readings; values are cached as read (str) and, by the array pass, as
+# the bytes of the file.
+_OPEN, _SINGLE, _CLOSE, _MARKED_OPEN, _MARKED_SINGLE, _MARKED_CLOSE = range(6)
+_Op = tuple[int, str, str | None, str | None]
+_Program = tuple[_Op, ...]
+_PROGRAMS: dict[str, _Program] = {}
+_PROGRAMS_BYTES: dict[bytes, _Program] = {}
+_CACHE_LIMIT = 200_000
+# What an opening's attributes say under one declaration (global.Entity):
+# (head as written or None, head as a number or 0 when not one, etype or None).
+_Info = tuple[str | None, int, str | None]
+_NO_INFO: _Info = (None, 0, None)
+_INFOS: dict[tuple[str, ...], dict[str | None, _Info]] = {}
+_LAYOUT_LIMIT = 1_000
 
 
-def _parse_chunks(value: str) -> tuple[_Chunk, ...] | None:
-    """The chunks of a well-formed ``Entity=`` value, or ``None``."""
-    chunks = []
+def _compile(value: str) -> _Program | None:
+    """The program of a well-formed ``Entity=`` value, or ``None``."""
+    if not value:
+        return None
+    ops: list[_Op] = []
     pos = 0
     n = len(value)
     match_chunk = _CHUNK.match
@@ -88,8 +102,16 @@ def _parse_chunks(value: str) -> tuple[_Chunk, ...] | None:
         if m is None:
             return None
         pos = m.end()
-        chunks.append(m.groups())
-    return tuple(chunks)
+        eid, marker, attributes, single, closing, closing_marker = m.groups()
+        if eid is None:
+            ops.append(
+                (_CLOSE if closing_marker is None else _MARKED_CLOSE, closing, closing_marker, None)
+            )
+        elif marker is None:
+            ops.append((_SINGLE if single else _OPEN, eid, None, attributes))
+        else:
+            ops.append((_MARKED_SINGLE if single else _MARKED_OPEN, eid, marker, attributes))
+    return tuple(ops)
 
 
 # What a token ID names. IDs repeat from sentence to sentence, so each
@@ -100,6 +122,9 @@ _ID_CACHE_LIMIT = 100_000
 _MAX_FAST_ID = 16
 # The MISC keys the reader uses: the array pass hands their lines to the loop.
 _VISIT_KEYS = (b"Entity", b"SplitAnte", b"Bridge")
+# Bytes 2-7 and 2-8 of "# newdoc" and "# global.Entity", little-endian.
+_NEWDOC_WORD = int.from_bytes(b"newdoc", "little")
+_GLOBAL_WORD = int.from_bytes(b"global.", "little")
 
 
 def read_conllu(
@@ -243,6 +268,7 @@ class _DocumentBuilder:
         self.types: list[str | None] = []
         self.dropped = 0
         self.has_heads = False
+        self.has_pieces = False  # some mention in several pieces
         self.split_antecedents: list[tuple[int, str]] = []
         self.bridging: list[tuple[int, str]] = []
 
@@ -254,6 +280,12 @@ class _DocumentBuilder:
         self.head_at = tuple(i for i, name in enumerate(names) if name == "head")[::-1]
         self.etype_at = tuple(i for i, name in enumerate(names) if name == "etype")[::-1]
         self.split_limit = max(self.head_at + self.etype_at, default=-1) + 1
+        infos = _INFOS.get(attributes)
+        if infos is None:
+            infos = {}
+            if len(_INFOS) < _LAYOUT_LIMIT:
+                _INFOS[attributes] = infos
+        self.infos = infos
 
     def error(self, message: str, line: int) -> InputError:
         return InputError(message, path=self.source, line=line)
@@ -292,75 +324,116 @@ class _DocumentBuilder:
                 self.bridging.append((lineno, value))
 
     def add_entity_field(self, value: str, node: int, lineno: int) -> None:
-        n = len(value)
-        if not n:
-            raise self.error("empty 'Entity=' value in MISC", lineno)
-        chunks = _CHUNKS_CACHE.get(value)
-        if chunks is None:
-            chunks = _parse_chunks(value)
-            if chunks is None:
+        program = _PROGRAMS.get(value)
+        if program is None:
+            if not value:
+                raise self.error("empty 'Entity=' value in MISC", lineno)
+            program = _compile(value)
+            if program is None:
                 # Malformed (or unusual): the character-by-character reading
                 # processes the value and reports the first problem.
                 self.entity_chunks(value, 0, node, lineno)
                 return
-            if len(_CHUNKS_CACHE) < _CHUNKS_CACHE_LIMIT:
-                _CHUNKS_CACHE[value] = chunks
+            if len(_PROGRAMS) < _CACHE_LIMIT:
+                _PROGRAMS[value] = program
+        self.run(program, node, lineno)
+
+    def add_entity_bytes(self, raw: bytes, node: int, lineno: int) -> None:
+        """:meth:`add_entity_field` for a value still in the file's bytes (valid UTF-8)."""
+        program = _PROGRAMS_BYTES.get(raw)
+        if program is None:
+            value = raw.decode("utf-8")
+            program = _compile(value)
+            if program is None:
+                self.add_entity_field(value, node, lineno)
+                return
+            if len(_PROGRAMS_BYTES) < _CACHE_LIMIT:
+                _PROGRAMS_BYTES[raw] = program
+        self.run(program, node, lineno)
+
+    def attribute_info(self, attributes: str | None) -> _Info:
+        """What an opening's attributes give under the current declaration."""
+        info = _NO_INFO
+        if attributes is not None and self.split_limit:
+            # Only the attributes up to the last one used are split apart.
+            values = attributes.split("-", self.split_limit)
+            raw = self.attribute(values, self.head_at) or None
+            # Past 18 digits the head is out of any mention (and int() may refuse it).
+            number = int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
+            info = (raw, number, self.attribute(values, self.etype_at) or None)
+        if len(self.infos) < _CACHE_LIMIT:
+            self.infos[attributes] = info
+        return info
+
+    def run(self, program: _Program, node: int, lineno: int) -> None:
+        """Apply the chunks of one ``Entity=`` value on ``node`` (at line ``lineno``)."""
+        self.run_all(((program, node, lineno),))
+
+    def run_all(self, values: Iterable[tuple[_Program, int, int]]) -> None:
+        """Apply ``Entity=`` values in order: (program, node, line number) each."""
         index = self.index
         opened = self.open
+        infos = self.infos
+        types = self.types
+        entities = self.entities
+        lines = self.lines
+        heads = self.heads
+        pieces = self.pieces
         # Without non-token empty nodes, nodes are tokens: the common case,
         # recorded here directly (finish_contiguous does the general one).
         plain = not self.empties
-        for eid, marker, attributes, single, closing, closing_marker in chunks:
-            if eid is None:
-                stack = opened.get(closing)
-                if closing_marker is not None or not stack:
-                    self.close_mention(closing, closing_marker, node, lineno)
-                    continue
-                start, line, attributes = stack.pop()
-                eid = closing
-            elif marker is None:
-                # Entities are numbered by the first bracket of their id, as
-                # the CoNLL reader does, so that both formats list them alike.
-                if eid not in index:
-                    self.entity(eid)
-                if not single:
+        for program, node, lineno in values:
+            for op, eid, marker, attributes in program:
+                if op == _CLOSE:
+                    stack = opened.get(eid)
+                    if not stack:
+                        self.close_mention(eid, None, node, lineno)  # reports it
+                        continue
+                    start, line, attributes = stack.pop()
+                elif op == _OPEN:
+                    # Entities are numbered by the first bracket of their id, as
+                    # the CoNLL reader does, so that both formats list them alike.
+                    if eid not in index:
+                        self.entity(eid)
                     stack = opened.get(eid)
                     if stack is None:
                         opened[eid] = [(node, lineno, attributes)]
                     else:
                         stack.append((node, lineno, attributes))
                     continue
-                start, line = node, lineno
-            else:
-                self.add_opening(eid, marker, attributes, node, lineno, bool(single))
-                continue
-            if not plain:
-                self.finish_contiguous(eid, start, node, attributes, line)
-                continue
-            idx = index[eid]
-            head: int | None = None
-            if (
-                attributes is not None
-                and self.split_limit
-                and (self.head_at or (self.etype_at and self.types[idx] is None))
-            ):
-                # Only the attributes up to the last one used are split apart,
-                # and only when one of them is still needed.
-                values = attributes.split("-", self.split_limit)
-                if self.head_at:
-                    raw = self.attribute(values, self.head_at)
-                    if raw:
-                        size = node - start + 1
-                        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= size:
-                            raise self.head_error(raw, eid, size, line)
-                        self.has_heads = True
-                        head = start + int(raw) - 1
-                if self.types[idx] is None and self.etype_at:
-                    self.types[idx] = self.attribute(values, self.etype_at) or None
-            self.entities[idx].append((start, node))
-            self.lines[idx].append(line)
-            self.heads[idx].append(head)
-            self.pieces[idx].append(None)
+                elif op == _SINGLE:
+                    if eid not in index:
+                        self.entity(eid)
+                    start, line = node, lineno
+                elif op == _MARKED_CLOSE:
+                    self.close_mention(eid, marker, node, lineno)
+                    continue
+                else:
+                    self.add_opening(eid, marker, attributes, node, lineno, op == _MARKED_SINGLE)
+                    continue
+                if not plain:
+                    self.finish_contiguous(eid, start, node, attributes, line)
+                    continue
+                # The attributes are read under the declaration in force at the
+                # closing, as finish_contiguous does.
+                info = infos.get(attributes)
+                if info is None:
+                    info = self.attribute_info(attributes)
+                raw, number, etype = info
+                idx = index[eid]
+                head: int | None = None
+                if raw is not None:
+                    size = node - start + 1
+                    if not 1 <= number <= size:
+                        raise self.head_error(raw, eid, size, line)
+                    self.has_heads = True
+                    head = start + number - 1
+                if etype is not None and types[idx] is None:
+                    types[idx] = etype
+                entities[idx].append((start, node))
+                lines[idx].append(line)
+                heads[idx].append(head)
+                pieces[idx].append(None)
 
     def entity_chunks(self, value: str, pos: int, node: int, lineno: int) -> None:
         """Read the chunks of ``value`` from ``pos`` one character at a time."""
@@ -545,7 +618,11 @@ class _DocumentBuilder:
         self.entities[idx].append((runs[0][0], runs[-1][1]))
         self.lines[idx].append(line)
         self.heads[idx].append(head)
-        self.pieces[idx].append(tuple(runs) if len(runs) > 1 else None)
+        if len(runs) > 1:
+            self.has_pieces = True
+            self.pieces[idx].append(tuple(runs))
+        else:
+            self.pieces[idx].append(None)
         if self.types[idx] is None:
             self.types[idx] = self.attribute(attributes, self.etype_at) or None
 
@@ -556,7 +633,7 @@ class _DocumentBuilder:
             line,
         )
 
-    def finish(self, warnings: list[str], syntax: bool, empty_nodes: bool) -> Document:
+    def finish(self, warnings: list[str], syntax: bool, empty_nodes: bool, tokens: int) -> Document:
         unclosed = [(ln, key) for key, st in self.open.items() for _, ln, _ in st]
         if unclosed:
             lineno, key = min(unclosed)
@@ -586,7 +663,6 @@ class _DocumentBuilder:
             annotations["bridging"] = self.bridging
         if self.dropped:
             annotations["dropped_empty_node_mentions"] = self.dropped
-        has_pieces = any(p is not None for i in keep for p in self.pieces[i])
         return Document(
             doc_id=self.doc_id,
             entities=tuple(tuple(self.entities[i]) for i in keep),
@@ -599,9 +675,10 @@ class _DocumentBuilder:
                 if any(self.types[i] is not None for i in keep)
                 else ()
             ),
-            pieces=tuple(tuple(self.pieces[i]) for i in keep) if has_pieces else (),
+            pieces=tuple(tuple(self.pieces[i]) for i in keep) if self.has_pieces else (),
             syntax=self.syntax(empty_nodes) if syntax else None,
             annotations=annotations,
+            token_count=tokens,
         )
 
     def syntax(self, empty_nodes: bool) -> Syntax:
@@ -635,9 +712,12 @@ class _Reader:
     :meth:`line` reads any one line. :meth:`block` reads a block of a file's
     bytes: without syntax it finds, with array operations, the few lines that
     matter (comments naming documents or attributes, MISC with coreference,
-    empty nodes, anything unusual) and hands only those to :meth:`line`,
-    having checked that every other line is a plain word line, a multiword
-    token line, a comment or blank.
+    empty nodes, anything unusual), having checked that every other line is
+    a plain word line, a multiword token line, a comment or blank. Of a word
+    line whose MISC holds one ``Entity=`` item and no other key read here,
+    only the value's bytes are taken (each distinct value is compiled once);
+    a word line with other keys has its MISC read item by item; the other
+    lines found are handed to :meth:`line`.
     """
 
     def __init__(self, source: str, empty_nodes: bool, syntax: bool):
@@ -660,8 +740,10 @@ class _Reader:
         if self.doc is not None:
             builder = self.doc
             self.doc = None
+            nodes = self.nodes - builder.node_base
+            tokens = nodes if self.empty_nodes else nodes - len(builder.empties)
             self.documents[builder.doc_id] = builder.finish(
-                self.warnings, self.syntax, self.empty_nodes
+                self.warnings, self.syntax, self.empty_nodes, tokens
             )
 
     def start(self, doc_id: str, lineno: int) -> _DocumentBuilder:
@@ -769,102 +851,187 @@ class _Reader:
             self.lines(lines)
             return
         data = np.frombuffer(block, dtype=np.uint8)
-        newlines = np.flatnonzero(data == 10)
-        ends = newlines if block.endswith(b"\n") else np.append(newlines, len(data))
-        starts = np.empty_like(ends)
-        starts[0:1] = 0
-        starts[1:] = newlines[: len(ends) - 1] + 1
-        length = ends - starts
         size = len(data)
+        # Tabs and line ends in one pass; seps[ends_at[i]] ends line i.
+        seps = np.flatnonzero((data == 9) | (data == 10))
+        ends_at = np.flatnonzero(data[seps] == 10)
+        if not block.endswith(b"\n"):
+            seps = np.append(seps, size)  # the last line ends with the block
+            ends_at = np.append(ends_at, len(seps) - 1)
+        ends = seps[ends_at]
+        count = len(ends)
+        starts = np.empty_like(ends)
+        starts[0] = 0
+        starts[1:] = ends[:-1] + 1
+        before_at = np.empty_like(ends_at)  # the separator before each line (-1: none)
+        before_at[0] = -1
+        before_at[1:] = ends_at[:-1]
         first = data[np.minimum(starts, size - 1)]
-        token = (length > 0) & (first != 35)  # neither blank nor a comment
-        tabs = np.flatnonzero(data == 9)
-        if len(tabs):
-            lo = np.searchsorted(tabs, starts)
-            id_length = np.where(
-                lo < len(tabs), tabs[np.minimum(lo, len(tabs) - 1)] - starts, length
-            )
-            ntabs = np.searchsorted(tabs, ends) - lo
-        else:
-            id_length = length
-            ntabs = np.zeros_like(length)
-        candidate = token & (ntabs == 9) & (id_length >= 1) & (id_length <= _MAX_FAST_ID)
+        token = (ends > starts) & (first != 35)  # neither blank nor a comment
+        # A line's first separator ends its ID; its last tab starts its MISC.
+        id_length = seps[before_at + 1] - starts
+        misc_starts = seps[np.maximum(ends_at - 1, 0)] + 1
+        candidate = np.flatnonzero(
+            token & (ends_at - before_at == 10) & (id_length >= 1) & (id_length <= _MAX_FAST_ID)
+        )
         # An ID is regular when it is ASCII digits with at most one '.' or
-        # '-' inside: a word, an empty node or a multiword range.
-        separators = np.zeros(len(starts), dtype=np.int64)
-        dots = np.zeros(len(starts), dtype=bool)
-        ok = candidate.copy()
-        width = int(id_length[candidate].max()) if candidate.any() else 0
-        for j in range(width):
-            inside = j < id_length
-            byte = data[np.minimum(starts + j, size - 1)]
-            digit = (byte >= 48) & (byte <= 57)
-            edge = (j == 0) | (j == id_length - 1)
-            dot = byte == 46
-            separator = (dot | (byte == 45)) & ~edge
-            ok &= ~inside | digit | separator
-            separators += inside & separator
-            dots |= inside & dot
-        regular = ok & (separators <= 1)
-        empty = regular & dots
-        node_line = regular & ~(regular & (separators == 1) & ~dots)  # not a range
-        nodes_before = np.concatenate(([0], np.cumsum(node_line))).tolist()
+        # '-' inside: a word, an empty node or a multiword range. Its first
+        # and last bytes must be digits; the few IDs of three bytes or more
+        # have their inner bytes checked a column at a time.
+        lengths = id_length[candidate]
+        id_starts = starts[candidate]
+        ok = ((data[id_starts] - 48) < 10) & ((data[id_starts + lengths - 1] - 48) < 10)
+        long_ids = np.flatnonzero(lengths >= 3)
+        dotted = np.zeros(len(candidate), dtype=bool)
+        separated = np.zeros(len(candidate), dtype=bool)
+        if len(long_ids):
+            inner_end = lengths[long_ids] - 1
+            inner_start = id_starts[long_ids]
+            seen = np.zeros(len(long_ids), dtype=np.int64)
+            dot = np.zeros(len(long_ids), dtype=bool)
+            good = np.ones(len(long_ids), dtype=bool)
+            for j in range(1, int(inner_end.max())):
+                inside = j < inner_end
+                byte = data[np.minimum(inner_start + j, size - 1)]
+                is_dot = byte == 46
+                separator = inside & (is_dot | (byte == 45))
+                good &= ~inside | ((byte - 48) < 10) | separator
+                seen += separator
+                dot |= separator & is_dot
+            ok[long_ids] &= good & (seen <= 1)
+            dotted[long_ids] = dot
+            separated[long_ids] = seen > 0
+        regular = np.zeros(count, dtype=bool)
+        regular[candidate[ok]] = True
+        empty = np.zeros(count, dtype=bool)
+        empty[candidate[ok & dotted]] = True
+        multiword = np.zeros(count, dtype=bool)
+        multiword[candidate[ok & separated & ~dotted]] = True
+        node_line = regular & ~multiword
+        nodes_before = np.zeros(count + 1, dtype=np.int64)
+        np.cumsum(node_line, out=nodes_before[1:])
 
         plain = node_line if self.empty_nodes else node_line & ~empty
         visit = token & ~regular  # unusual lines: the line loop reads (or rejects) them
         if not self.empty_nodes:
             visit |= empty
+        opening = -1  # a node line that may start a document: read whole
         if self.doc is None and node_line.any():
-            visit[int(np.argmax(node_line))] = True  # it may start a document
-        # Comments that may name a document or the attributes: all but those
-        # plainly starting "# x" with x a letter or digit other than n and g.
-        second = data[np.minimum(starts + 1, size - 1)]
-        third = data[np.minimum(starts + 2, size - 1)]
-        other_word = (
-            (second == 32)
-            & (length >= 3)
-            & (((third >= 48) & (third <= 57)) | (((third | 32) >= 97) & ((third | 32) <= 122)))
-            & (third != 110)
-            & (third != 103)
-        )
-        visit |= (first == 35) & ~other_word
-        # A MISC item the line loop reads starts after a tab or a '|' with
-        # its key: find those keys wherever they are, and visit their lines.
+            opening = int(np.argmax(node_line))
+            visit[opening] = True
+        # Comments matter only when they name a document or the attributes
+        # ("#", white space, then "newdoc" or "global.Entity"): all are
+        # visited but those plainly starting "# x", x a letter or digit, and
+        # not "# newdoc" or "# global.".
+        comments = np.flatnonzero(first == 35)
+        if len(comments):
+            at = np.minimum(starts[comments][:, None] + np.arange(1, 9), size - 1)
+            heads = data[at]  # bytes 1-8 of each comment, also as one number
+            words = (heads.view(np.dtype("<u8"))[:, 0] >> 8).astype(np.int64)
+            third = heads[:, 1] | 32
+            other = (
+                (heads[:, 0] == 32)
+                & (ends[comments] - starts[comments] >= 3)
+                & (((heads[:, 1] - 48) < 10) | ((third - 97) < 26))
+                & ((words & 0xFFFFFFFFFFFF) != _NEWDOC_WORD)
+                & (words != _GLOBAL_WORD)
+            )
+            visit[comments[~other]] = True
+        # The MISC items of plain lines that the line loop reads start after
+        # the last tab or after a '|' with their key. A line whose only such
+        # item is one "Entity=..." has just that value read (from vstart to
+        # vend); other lines with keys have their MISC read item by item.
         pipes = np.flatnonzero(data == 124)
-        after = np.concatenate((tabs, pipes)) + 1
-        after = after[after < size]
-        lead = data[after]
+        items = np.concatenate((misc_starts[plain], pipes + 1))
+        items = items[items < size]
+        lead = data[items]
+        found = []
         for needle in _VISIT_KEYS:
-            at = after[lead == needle[0]]
+            at = items[lead == needle[0]]
             for j in range(1, len(needle)):
                 at = at[at + j < size]
                 at = at[data[at + j] == needle[j]]
-            if len(at):
-                visit[np.searchsorted(ends, at, side="left")] = True
-        misc_starts = (tabs[np.maximum(np.searchsorted(tabs, ends) - 1, 0)] + 1).tolist()
+            line = np.searchsorted(ends, at)
+            keep = plain[line] & (at >= misc_starts[line])
+            found.append((at[keep], line[keep]))
+        (entity_at, entity_line), *others = found
+        keys = np.bincount(entity_line, minlength=count)
+        for _, line in others:
+            keys[line] += 2
+        alone = keys[entity_line] == 1
+        alone &= data[np.minimum(entity_at + 6, size - 1)] == 61
+        alone &= entity_at + 6 < size
+        vstart = np.full(count, -1, dtype=np.int64)
+        vstart[entity_line[alone]] = entity_at[alone] + 7
+        visit |= keys > 0
+        vend = ends.copy()
+        if len(pipes):
+            single = np.flatnonzero(vstart >= 0)
+            after = np.searchsorted(pipes, vstart[single])
+            pipe = pipes[np.minimum(after, len(pipes) - 1)]
+            vend[single] = np.where(
+                (after < len(pipes)) & (pipe < ends[single]), pipe, ends[single]
+            )
 
-        base = self.nodes
-        offset = self.lineno
-        extra = 0  # nodes among unusual lines, which the arrays do not count
-        starts_list = starts.tolist()
-        ends_list = ends.tolist()
-        unusual = (~regular).tolist()
-        plain_list = plain.tolist()
-        for k in np.flatnonzero(visit).tolist():
-            node = base + nodes_before[k] + extra
-            doc = self.doc
-            if plain_list[k] and doc is not None:
+        # The visited lines, each as (kind, nodes before it, line number, and
+        # the bytes to read: the Entity= value, the MISC or the whole line).
+        # Kinds: 0 an Entity= value alone, 1 a MISC, 2 a line for the line
+        # loop, 3 the same for an unusual line (the arrays do not count its nodes).
+        where = np.flatnonzero(visit)
+        kind = np.where(regular[where], 2, 3)
+        kind[plain[where]] = 1
+        kind[vstart[where] >= 0] = 0
+        kind[where == opening] = 2
+        rows = zip(
+            kind.tolist(),
+            (nodes_before[where] + self.nodes).tolist(),
+            (where + (self.lineno + 1)).tolist(),
+            np.select(
+                [kind == 0, kind == 1], [vstart[where], misc_starts[where]], starts[where]
+            ).tolist(),
+            np.where(kind == 0, vend[where], ends[where]).tolist(),
+        )
+        extra = 0  # nodes among unusual lines
+        end_nodes = self.nodes + int(nodes_before[-1])
+        end_line = self.lineno + count
+        programs = _PROGRAMS_BYTES
+        doc = self.doc
+        node_base = 0 if doc is None else doc.node_base
+        # Consecutive compiled Entity= values are applied together.
+        batch: list[tuple[_Program, int, int]] = []
+        for what, before, lineno, lo, hi in rows:
+            if what < 2 and doc is not None:  # (a document is open for them)
                 # A word line already checked: only its MISC is left to read.
-                misc = block[misc_starts[k] : ends_list[k]].decode("utf-8")
-                doc.add_misc(misc, node - doc.node_base, offset + k + 1)
+                node = before + extra - node_base
+                if what == 0:
+                    raw = block[lo:hi]
+                    program = programs.get(raw)
+                    if program is not None:
+                        batch.append((program, node, lineno))
+                        continue
+                if batch:
+                    doc.run_all(batch)
+                    batch = []
+                if what == 0:
+                    doc.add_entity_bytes(block[lo:hi], node, lineno)
+                else:
+                    doc.add_misc(block[lo:hi].decode("utf-8"), node, lineno)
                 continue
+            if batch and doc is not None:
+                doc.run_all(batch)
+                batch = []
+            node = before + extra
             self.nodes = node
-            self.lineno = offset + k + 1
-            self.line(block[starts_list[k] : ends_list[k]].decode("utf-8"), offset + k + 1)
-            if unusual[k]:
+            self.lineno = lineno
+            self.line(block[lo:hi].decode("utf-8"), lineno)
+            if what == 3:
                 extra += self.nodes - node
-        self.nodes = base + nodes_before[-1] + extra
-        self.lineno = offset + len(starts_list)
+            doc = self.doc
+            node_base = 0 if doc is None else doc.node_base
+        if batch and doc is not None:
+            doc.run_all(batch)
+        self.nodes = end_nodes + extra
+        self.lineno = end_line
 
     def corpus(self) -> Corpus:
         self.close()

@@ -14,10 +14,13 @@ with ``span`` and optional ``head``, ``min``, ``level`` and ``optional``.
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import io
 import json
 import os
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import IO, Any
 
@@ -29,53 +32,161 @@ from .files import open_binary
 def read_json_clusters(path: str | os.PathLike[str]) -> Corpus:
     """Read a ``{doc_id: clusters}`` JSON file (plain or gzipped).
 
-    The whole file is one JSON value, so it is parsed at once. A document id
-    given twice is an error rather than the last one silently winning.
+    The file is one JSON object, read one document at a time: memory is
+    bounded by the largest document, not by the file. A document id given
+    twice is an error rather than the last one silently winning.
     """
     name = os.fspath(path)
     with open_binary(name) as handle:
-        try:
-            data = handle.read()
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot read file ({exc})", path=name) from None
-    return _parse(data, name)
+        return _parse(_chunks(handle, name), name)
 
 
 def read_json_clusters_text(text: str, *, source: str = "<string>") -> Corpus:
     """Parse JSON cluster text; ``source`` names it in error messages."""
-    return _parse(text.encode("utf-8"), source)
+    return _parse(iter((text.encode("utf-8"),)), source)
 
 
-def _parse(data: bytes, source: str) -> Corpus:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError("not UTF-8 text", path=source, line=line) from None
-    try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON: {exc.msg} (column {exc.colno})", path=source, line=exc.lineno
-        ) from None
-    except _DuplicateKey as exc:
-        raise InputError(
-            f"key {exc.args[0]!r} appears twice in one JSON object", path=source
-        ) from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", path=source) from None
-    if not isinstance(value, dict):
-        raise InputError(
-            f"expected a JSON object mapping document ids to clusters, got {type(value).__name__}",
-            path=source,
-        )
-    documents: dict[str, Document] = {}
-    for doc_id, clusters in value.items():
+_CHUNK_BYTES = 1 << 20
+
+
+def _chunks(handle: io.BufferedIOBase, source: str) -> Iterator[bytes]:
+    while True:
         try:
-            doc = document_from_clusters(doc_id, clusters, side="JSON")
-        except InputError as exc:
-            raise InputError(exc.message, path=source) from None
-        documents[doc_id] = replace(doc, source=source)
+            chunk = handle.read(_CHUNK_BYTES)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"cannot read file ({exc})", path=source) from None
+        if not chunk:
+            return
+        yield chunk
+
+
+class _Stream:
+    """Text of a JSON file, decoded and buffered a chunk at a time."""
+
+    def __init__(self, chunks: Iterator[bytes], source: str) -> None:
+        self.chunks = chunks
+        self.source = source
+        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self.buf = ""
+        self.pos = 0
+        self.lines_before = 0  # newlines in text already dropped from the buffer
+        self.done = False
+
+    def more(self) -> bool:
+        """Append the next chunk to the buffer; False at the end of the file."""
+        if self.done:
+            return False
+        chunk = next(self.chunks, None)
+        try:
+            if chunk is None:
+                self.done = True
+                self.buf += self.decoder.decode(b"", final=True)
+                return False
+            self.buf += self.decoder.decode(chunk)
+        except UnicodeDecodeError as exc:
+            before = (chunk or b"")[: exc.start].count(b"\n")
+            line = self.lines_before + self.buf.count("\n") + before + 1
+            raise InputError("not UTF-8 text", path=self.source, line=line) from None
+        return True
+
+    def line(self) -> int:
+        return self.lines_before + self.buf.count("\n", 0, self.pos) + 1
+
+    def skip_space(self) -> str:
+        """The next non-space character (advancing to it), or "" at the end."""
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self.more():
+                return ""
+
+    def drop_consumed(self) -> None:
+        self.lines_before += self.buf.count("\n", 0, self.pos)
+        self.buf = self.buf[self.pos :]
+        self.pos = 0
+
+    def value(self, decoder: json.JSONDecoder) -> Any:
+        """Decode the JSON value at the current position, reading more as needed."""
+        while True:
+            try:
+                value, end = decoder.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                incomplete = exc.pos >= len(self.buf) - 1 or exc.msg.startswith("Unterminated")
+                if incomplete and self.more():
+                    continue
+                line = self.lines_before + exc.lineno
+                raise InputError(
+                    f"invalid JSON: {exc.msg} (column {exc.colno})", path=self.source, line=line
+                ) from None
+            except RecursionError:
+                raise InputError(
+                    "invalid JSON: nested too deeply", path=self.source, line=self.line()
+                ) from None
+            self.pos = end
+            return value
+
+    def expect(self, wanted: str, what: str) -> str:
+        found = self.skip_space()
+        if not found or found not in wanted:
+            shown = repr(found) if found else "the end of the file"
+            raise InputError(
+                f"invalid JSON: expected {what}, found {shown}", path=self.source, line=self.line()
+            )
+        self.pos += 1
+        return found
+
+
+def _parse(chunks: Iterator[bytes], source: str) -> Corpus:
+    stream = _Stream(chunks, source)
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+    first = stream.skip_space()
+    if first != "{":
+        if not first:
+            raise InputError("empty file", path=source, line=1)
+        found = stream.value(decoder)  # reports invalid JSON with its line
+        raise InputError(
+            f"expected a JSON object mapping document ids to clusters, got {type(found).__name__}",
+            path=source,
+            line=1,
+        )
+    stream.pos += 1
+    documents: dict[str, Document] = {}
+    first_line: dict[str, int] = {}
+    if stream.skip_space() == "}":
+        stream.pos += 1
+    else:
+        while True:
+            if stream.skip_space() != '"':
+                stream.expect('"', "a document id (a JSON string)")
+            line = stream.line()
+            doc_id = stream.value(decoder)
+            if doc_id in documents:
+                raise InputError(
+                    f"key {doc_id!r} appears twice in one JSON object "
+                    f"(first at line {first_line[doc_id]})",
+                    path=source,
+                    line=line,
+                )
+            stream.expect(":", "':' after a document id")
+            stream.skip_space()
+            clusters = stream.value(decoder)
+            try:
+                doc = document_from_clusters(doc_id, clusters, side="JSON")
+            except InputError as exc:
+                raise InputError(exc.message, path=source, line=line) from None
+            documents[doc_id] = replace(doc, source=source)
+            first_line[doc_id] = line
+            stream.drop_consumed()
+            if stream.expect(",}", "',' or '}' after a document") == "}":
+                break
+    if stream.skip_space():
+        raise InputError(
+            "invalid JSON: extra data after the top-level object",
+            path=source,
+            line=stream.line(),
+        )
     return Corpus(documents=documents, source=source)
 
 

@@ -221,6 +221,7 @@ def _document(
         lines=tuple((lineno,) * len(e) for e in entities),
         source=source,
         syntax=syntax,
+        token_count=len(syntax.words) if syntax is not None and syntax.words is not None else None,
     )
 
 

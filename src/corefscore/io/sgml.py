@@ -350,6 +350,7 @@ def _build(doc: _DocBuilder, doc_id: str, source: str) -> Document:
             tuple(tuple(doc.elements[k].optional for k in g) for g in members) if has_opt else ()
         ),
         syntax=Syntax(words=words),
+        token_count=len(words),
     )
 
 
