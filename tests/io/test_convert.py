@@ -224,3 +224,16 @@ def test_any_pair_of_formats_scores_like_conll(tmp_path: Path) -> None:
         for response_fmt, (_, response_file) in converted.items():
             result = corefscore.score_files(key_file, response_file)
             assert result.metrics == base, (key_fmt, response_fmt)
+
+
+def test_one_jsonlines_file_is_key_and_response(tmp_path: Path) -> None:
+    import corefscore
+
+    both = tmp_path / "predictions.jsonl"
+    both.write_text(
+        '{"doc_key": "d", "sentences": [["a", "b", "c", "d"]], '
+        '"clusters": [[[0, 0], [2, 2]], [[3, 3]]], "predicted_clusters": [[[0, 0], [3, 3]]]}\n'
+    )
+    muc = corefscore.score_files(both, both, metrics="muc")["muc"]
+    # Key links: 1 (0-2); response links: 1 (0-3), which is wrong.
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (0, 1, 0, 1)
