@@ -347,3 +347,33 @@ def test_show_alignment_text_and_json(capsys: pytest.CaptureFixture[str]) -> Non
     data = json.loads(capsys.readouterr().out)
     alignment = data["alignments"]["(example/doc); part 000"]
     assert alignment["metric"] == "ceafm" and alignment["total"] == 4
+
+
+def test_analyze_and_lab_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Mention effect on the shipped example: MUC and LEA never move the wrong way.
+    assert cli.main(["analyze", "mention-effect", str(KEY), str(RESPONSE), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variants"]
+    # The lab: the list, a run as CSV into a file, and a plot.
+    assert cli.main(["lab", "--list"]) == 0
+    assert "split-entities" in capsys.readouterr().out
+    out = tmp_path / "split.csv"
+    plot = tmp_path / "split.svg"
+    args = ["lab", "split-entities", "-m", "muc,lea", "--format", "csv", "-o", str(out)]
+    assert cli.main([*args, "--plot", str(plot)]) == 0
+    assert out.read_text().splitlines()[0].startswith("experiment,")
+    assert plot.read_bytes().startswith(b"<?xml")
+    assert cli.main(["lab", "no-such-experiment"]) == 2
+    assert "unknown experiment" in capsys.readouterr().err
+    assert cli.main(["analyze"]) == 2
+    # Classes need the key's POS tags: the example has them, jsonlines would not.
+    assert cli.main(["analyze", "classes", str(KEY), str(RESPONSE), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["schema"] == "corefscore.resolution-classes/1"
+    saved = tmp_path / "example.json"
+    saved.write_text(json.dumps(report))
+    assert cli.main(["analyze", "cpp", str(saved), "--key", str(KEY), "--format", "json"]) == 0
+    predicted = json.loads(capsys.readouterr().out)["predicted"]
+    # Predicting a corpus from itself: the share-weighted sum of its own class scores.
+    own = sum(c["share"] * c["muc_rc"]["f1"] for c in report["classes"].values() if c["count"])
+    assert predicted == pytest.approx(own)

@@ -188,7 +188,99 @@ def build_parser() -> argparse.ArgumentParser:
         "warn with a count, instead of refusing",
     )
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    _add_analysis_commands(sub)
     return parser
+
+
+def _add_output_option(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    p.add_argument("--format", choices=formats, default=formats[0], help="output format")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE, not stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def _add_analysis_commands(sub: Any) -> None:
+    a = sub.add_parser(
+        "analyze",
+        help="analyses of the founding papers: resolution classes, CPP, mention effect",
+        description="Analyses that explain a score (see docs/analysis.md).",
+    )
+    kinds = a.add_subparsers(dest="analysis", metavar="ANALYSIS", parser_class=_Parser)
+    classes = kinds.add_parser(
+        "classes",
+        help="resolution classes of the key's anaphors and per-class scores",
+        description="Put every non-first key mention in one of the nine resolution classes of "
+        "Stoyanov et al. (2009, §4.1) and score the response per class: the MUC-RC adaptation "
+        "and CorefUD's anaphor-level score. The key needs words and POS tags (CoNLL-2012 or "
+        "CoNLL-U). Save it with --format json -o FILE for 'analyze cpp'.",
+    )
+    classes.add_argument("key", metavar="KEY")
+    classes.add_argument("response", metavar="RESPONSE")
+    classes.add_argument(
+        "--pronouns",
+        metavar="FILE",
+        help='pronoun lists of another language: JSON {"first_second": [...], '
+        '"gendered_third": [...], "ungendered_third": [...]}',
+    )
+    classes.add_argument("--corpus", metavar="NAME", help="name of the corpus (for CPP)")
+    classes.add_argument("--duplicates", choices=POLICIES, default="first")
+    _add_output_option(classes, ("text", "json"))
+    cpp = kinds.add_parser(
+        "cpp",
+        help="predict a corpus's score from per-class scores (CPP)",
+        description="Coreference performance prediction (Stoyanov et al. 2009, §4.4): the "
+        "share-weighted sum of per-class mean scores measured on other corpora (REPORTs saved "
+        "by 'analyze classes --format json'), for the class distribution of a new corpus (its "
+        "key alone, --key). With --leave-one-out, every REPORT is predicted from the others.",
+    )
+    cpp.add_argument("reports", metavar="REPORT", nargs="+", help="classes reports (JSON)")
+    target = cpp.add_mutually_exclusive_group(required=True)
+    target.add_argument("--key", metavar="KEY", help="key file of the corpus to predict")
+    target.add_argument(
+        "--distribution", metavar="FILE", help="its class distribution (JSON), instead of --key"
+    )
+    target.add_argument(
+        "--leave-one-out", action="store_true", help="predict each REPORT from the others"
+    )
+    cpp.add_argument(
+        "--score",
+        default="muc_rc.f1",
+        help="per-class score to predict from (default muc_rc.f1; or anaphor.f1, ...)",
+    )
+    cpp.add_argument(
+        "--observed",
+        default="overall.muc.f1",
+        help="observed score compared with the prediction (default overall.muc.f1)",
+    )
+    cpp.add_argument("--pronouns", metavar="FILE", help="pronoun lists, as for 'classes'")
+    _add_output_option(cpp, ("text", "json"))
+    effect = kinds.add_parser(
+        "mention-effect",
+        help="does each metric reward a more precise response (Moosavi & Strube 2016 §2)?",
+        description="Build three transformed responses (more precise: incorrectly resolved "
+        "mentions removed; less precise a/b: missing key mentions linked into wrong pairs or "
+        "larger wrong entities), score each with every metric, and flag the metrics that move "
+        "in the wrong direction.",
+    )
+    effect.add_argument("key", metavar="KEY")
+    effect.add_argument("response", metavar="RESPONSE")
+    effect.add_argument("--seed", type=int, default=0, help="seed of the transformations")
+    effect.add_argument("-m", "--metric", action="append", metavar="NAME")
+    effect.add_argument("--duplicates", choices=POLICIES, default="first")
+    _add_output_option(effect, ("text", "json"))
+    lab = sub.add_parser(
+        "lab",
+        help="regenerate the papers' controlled experiments with every metric",
+        description="Run a controlled experiment of Luo 2005 or Moosavi & Strube 2016 on "
+        "artificial responses, with every metric; print or save the numbers and plot them. "
+        "'corefscore lab --list' lists the experiments.",
+    )
+    lab.add_argument("experiment", metavar="EXPERIMENT", nargs="?")
+    lab.add_argument("--list", action="store_true", help="list the experiments")
+    lab.add_argument("-m", "--metric", action="append", metavar="NAME")
+    lab.add_argument(
+        "--plot", metavar="FILE", help="also plot F1 against the experiment's x (.png or .svg)"
+    )
+    _add_output_option(lab, ("text", "json", "csv"))
 
 
 def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document: bool) -> str:
@@ -353,7 +445,122 @@ def _convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"score": _score, "metrics": _list_metrics, "twins": _twins, "convert": _convert}
+def _emit(text: str, args: argparse.Namespace) -> None:
+    if getattr(args, "output", None):
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise InputError(f"cannot write ({exc.strerror or exc})", path=args.output) from None
+    else:
+        sys.stdout.write(text)
+
+
+def _pronouns(path: str | None) -> Any:
+    if path is None:
+        return None
+    from .analysis.mention_types import PronounLists
+
+    return PronounLists.from_json(path)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    if args.analysis is None:
+        raise UsageError("choose an analysis: classes, cpp or mention-effect")
+    from .io import read_corpus
+
+    if args.analysis == "classes":
+        from .analysis.classes import resolution_classes
+        from .report.classes import format_classes
+
+        key = read_corpus(args.key, side="key", syntax=True)
+        response = read_corpus(args.response, side="response")
+        report = resolution_classes(
+            key,
+            response,
+            pronouns=_pronouns(args.pronouns),
+            duplicates=args.duplicates,
+            corpus=args.corpus,
+        )
+        _warn(report.warnings, args.quiet)
+        _emit(format_classes(report, fmt=args.format), args)
+        return EXIT_OK
+    if args.analysis == "cpp":
+        from .analysis import cpp
+        from .report.cpp import format_cpp
+
+        reports: dict[str, dict[str, Any]] = {}
+        for path in args.reports:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError as exc:
+                raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from None
+            loaded = cpp.load_report(text, path=path)
+            name = str(loaded.get("corpus") or path)
+            if name in reports:
+                name = path
+            reports[name] = loaded
+        if args.leave_one_out:
+            result: Any = cpp.leave_one_out(reports, score=args.score, observed=args.observed)
+        else:
+            if args.key is not None:
+                key = read_corpus(args.key, side="key", syntax=True)
+                distribution = cpp.class_distribution(key, pronouns=_pronouns(args.pronouns))
+            else:
+                try:
+                    with open(args.distribution, encoding="utf-8") as handle:
+                        text = handle.read()
+                except OSError as exc:
+                    raise InputError(
+                        f"cannot read ({exc.strerror or exc})", path=args.distribution
+                    ) from None
+                distribution = cpp.class_distribution(cpp.load_report(text, path=args.distribution))
+            result = cpp.predict(list(reports.values()), distribution, score=args.score)
+        _emit(format_cpp(result, fmt=args.format), args)
+        return EXIT_OK
+    from .analysis.mention_effect import mention_effect
+    from .report.mention_effect import format_mention_effect
+
+    key = read_corpus(args.key, side="key")
+    response = read_corpus(args.response, side="response")
+    _warn([*key.warnings, *response.warnings], args.quiet)
+    effect = mention_effect(
+        key, response, seed=args.seed, metrics=args.metric, duplicates=args.duplicates
+    )
+    _emit(format_mention_effect(effect, fmt=args.format), args)
+    return EXIT_OK
+
+
+def _lab(args: argparse.Namespace) -> int:
+    from .analysis.lab import EXPERIMENTS, format_experiments, format_lab, run_experiment
+
+    if args.list:
+        sys.stdout.write(format_experiments())
+        return EXIT_OK
+    if args.experiment is None:
+        raise UsageError("name an experiment (see 'corefscore lab --list')")
+    if args.experiment not in EXPERIMENTS:
+        raise UsageError(
+            f"unknown experiment {args.experiment!r}; choose one of {', '.join(EXPERIMENTS)}"
+        )
+    result = run_experiment(args.experiment, metrics=args.metric)
+    if args.plot:
+        from .report.plots import plot_lab
+
+        plot_lab(result, args.plot)
+    _emit(format_lab(result, fmt=args.format), args)
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "score": _score,
+    "metrics": _list_metrics,
+    "twins": _twins,
+    "convert": _convert,
+    "analyze": _analyze,
+    "lab": _lab,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,6 +41,10 @@ class Syntax:
     named_entities: tuple[str, ...] | None = None
     dependency_heads: tuple[int, ...] | None = None
     sentence_starts: tuple[int, ...] = ()
+    #: CoNLL-U FEATS strings (``"Gender=Masc|Number=Sing|Person=3"``, ``"_"`` if none),
+    #: read for resolution classes only. Left out of equality because no writer
+    #: outputs FEATS yet, so round trips would otherwise differ.
+    feats: tuple[str, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,7 @@ class _DocumentBuilder:
         self.empty_set: set[int] = set()
         self.words: list[str] = []
         self.pos: list[str] = []
+        self.feats: list[str] = []
         self.raw_heads: list[tuple[str, int, int]] = []  # (HEAD, sentence index, line)
         self.sentence_starts: list[int] = []
         self.sentence_ids: list[dict[str, int]] = []
@@ -308,6 +309,7 @@ class _DocumentBuilder:
             self.sentence_ids[-1][word_id] = token
             self.words.append(fields[1])
             self.pos.append(fields[3])
+            self.feats.append(fields[5])
             self.raw_heads.append((fields[6], len(self.sentence_starts) - 1, lineno))
 
     def add_misc(self, misc: str, node: int, lineno: int) -> None:
@@ -703,6 +705,7 @@ class _DocumentBuilder:
             pos=tuple(self.pos) if any(p != "_" for p in self.pos) else None,
             dependency_heads=tuple(heads) if parsed else None,
             sentence_starts=tuple(self.sentence_starts),
+            feats=tuple(self.feats) if any(f != "_" for f in self.feats) else None,
         )
 
 
