@@ -192,7 +192,9 @@ def test_main_in_process_text_per_document(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["score", str(KEY), str(RESPONSE), "--per-document", "-m", "muc,lea"]) == 0
     out = capsys.readouterr().out
     assert "document (example/doc); part 000" in out
-    assert out.count("LEA ") == 3  # two documents and the corpus
+    # Two documents, the macro-average and the corpus.
+    assert out.count("LEA ") == 4
+    assert "macro-average" in out
 
 
 @pytest.mark.parametrize(

@@ -115,10 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--format",
-        choices=("text", "json", "perl"),
+        choices=("text", "json", "perl", "csv", "markdown", "latex"),
         default="text",
         help="text: aligned table (default); json: stable schema; "
-        "perl: the reference scorer's TOTALS blocks, byte for byte",
+        "perl: the reference scorer's TOTALS blocks, byte for byte; csv (full precision, "
+        "per document too with --per-document), markdown and latex: tables for papers",
     )
     p.add_argument(
         "--per-document", action="store_true", help="also report every document's scores"
@@ -146,6 +147,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="score under every evaluation regime side by side (as given, singletons dropped, "
         "gold mentions, anaphoric only, nested removed)",
     )
+    p.add_argument(
+        "--bootstrap",
+        type=int,
+        metavar="N",
+        help="percentile confidence intervals from N resamples of the documents",
+    )
+    p.add_argument(
+        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
+    )
+    p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
     p.add_argument(
         "--show-alignment",
         nargs="?",
@@ -188,6 +199,26 @@ def build_parser() -> argparse.ArgumentParser:
         "warn with a count, instead of refusing",
     )
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+    cmp = sub.add_parser(
+        "compare",
+        help="paired significance tests and a ranking of several systems",
+        description="Score every SYSTEM against KEY and test each pair per document: "
+        "approximate randomization (Noreen 1989; default) or a paired bootstrap, with a "
+        "Holm correction across pairs. Systems are ranked by the chosen metric, sharing a "
+        "rank where differences are not significant (as Moosavi & Strube 2016, Table 5).",
+    )
+    cmp.add_argument("key", metavar="KEY")
+    cmp.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs (2 or more)")
+    cmp.add_argument("-m", "--metric", action="append", metavar="NAME", help="metrics tested")
+    cmp.add_argument(
+        "--rank-by", default="conll", metavar="NAME", help="metric of the ranking (conll)"
+    )
+    cmp.add_argument("--test", choices=("ar", "bootstrap"), default="ar")
+    cmp.add_argument("--trials", type=int, default=10000, help="resamples or swaps (10000)")
+    cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    cmp.add_argument("--seed", type=int, help="random seed (reproducible)")
+    cmp.add_argument("--duplicates", choices=POLICIES, default="default")
+    _add_output_option(cmp, ("text", "json", "csv", "markdown", "latex"))
     _add_analysis_commands(sub)
     return parser
 
@@ -285,20 +316,53 @@ def _add_analysis_commands(sub: Any) -> None:
 
 def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document: bool) -> str:
     from .report import format_perl, format_text
+    from .report.text import use_color
     from .result import ScoreResult
+
+    color = use_color(sys.stdout)
 
     if fmt == "json":
         return result.to_json() + "\n"
     if fmt == "perl":
         return format_perl(result, metrics)
+    if fmt in ("csv", "markdown", "latex"):
+        from .report import tables
+
+        render = {
+            "csv": tables.format_csv,
+            "markdown": tables.format_markdown,
+            "latex": tables.format_latex,
+        }
+        return render[fmt](result)
     parts = []
     if per_document and result.documents:
         for doc_id, doc in result.documents.items():
             doc_result = ScoreResult(doc.metrics, doc.conll, result.signature)
-            parts.append(format_text(doc_result, title=f"document {doc_id}"))
+            parts.append(format_text(doc_result, title=f"document {doc_id}", color=color))
         parts.append("")
-    parts.append(format_text(result, title="corpus (micro-average over key documents)"))
+        parts.append(_macro_text(result))
+    parts.append(
+        format_text(result, title="corpus (micro-average over key documents)", color=color)
+    )
     return "\n".join(parts)
+
+
+def _macro_text(result: ScoreResult) -> str:
+    from .report.text import LABELS
+
+    lines = ["macro-average (mean of the documents' scores)"]
+    for name, values in result.macro().items():
+        cells = "  ".join(
+            f"{field[0].upper()} {100 * values[field]:6.2f}"
+            for field in ("recall", "precision", "f1")
+            if field in values
+        )
+        lines.append(f"  {LABELS.get(name, 'CoNLL' if name == 'conll' else name):<9}{cells}")
+    ranked = result.ranked_documents()
+    what = "CoNLL F1" if result.conll is not None else f"{next(iter(result.metrics))} F1"
+    lines.append(f"documents by {what}, worst first")
+    lines += [f"  {100 * f1:6.2f}  {doc_id}" for doc_id, f1 in ranked]
+    return "\n".join(lines) + "\n"
 
 
 def _setup_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -353,18 +417,29 @@ def _score(args: argparse.Namespace) -> int:
     )
     if args.regimes:
         return _score_regimes(args, key, response, computed, setup)
-    result = score_corpora(
-        key,
-        response,
-        metrics=computed,
-        duplicates=args.duplicates,
-        documents=args.doc,
-        per_document=args.per_document,
-        setup=setup,
-        options={"key": args.key, "response": args.response},
-    )
+    from .report.progress import ProgressBar
+
+    bar = ProgressBar("scoring documents")
+    try:
+        result = score_corpora(
+            key,
+            response,
+            metrics=computed,
+            duplicates=args.duplicates,
+            documents=args.doc,
+            per_document=args.per_document,
+            setup=setup,
+            options={"key": args.key, "response": args.response},
+            progress=bar,
+        )
+    finally:
+        bar.close()
     _warn(result.warnings, args.quiet)
+    if args.bootstrap:
+        result = _with_bootstrap(result, args, setup)
     out = _render(result, args.format, metrics, args.per_document)
+    if args.bootstrap:
+        out = _add_bootstrap(out, result, args)
     if args.show_alignment:
         from .report.alignment import format_alignment
         from .scorer import alignments
@@ -386,6 +461,88 @@ def _score(args: argparse.Namespace) -> int:
         else:
             out += "\n" + format_alignment(found, fmt="text")
     sys.stdout.write(out)
+    return EXIT_OK
+
+
+def _with_bootstrap(
+    result: ScoreResult, args: argparse.Namespace, setup: EvaluationSetup
+) -> ScoreResult:
+    """The result, its signature stating the resampling."""
+    from dataclasses import replace
+
+    from .signature import make_signature
+
+    if args.bootstrap < 1 or not 0 < args.ci < 100:
+        raise UsageError("--bootstrap needs N >= 1 and --ci a level between 0 and 100")
+    signature = make_signature(
+        metrics=list(result.metrics),
+        duplicates=args.duplicates,
+        setup=setup,
+        bootstrap=(args.bootstrap, args.seed, args.ci),
+    )
+    return replace(result, signature=signature)
+
+
+def _add_bootstrap(out: str, result: ScoreResult, args: argparse.Namespace) -> str:
+    from .report.stats import format_bootstrap
+    from .stats import bootstrap
+
+    if args.format == "perl":
+        raise UsageError("--bootstrap is not available with --format perl")
+    assert result.document_statistics is not None
+    intervals = bootstrap(
+        result.document_statistics,
+        metrics=list(result.metrics),
+        n=args.bootstrap,
+        ci=args.ci,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        import json
+
+        data = json.loads(out)
+        data["bootstrap"] = intervals.to_dict()
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    fmt = args.format if args.format in ("csv", "markdown", "latex") else "text"
+    return out + "\n" + format_bootstrap(intervals, fmt)
+
+
+def _system_name(path: str, taken: Any) -> str:
+    """The file name without directory and extensions, made unique."""
+    name = os.path.basename(path).split(".")[0] or path
+    return name if name not in taken else f"{name}-{len(taken) + 1}"
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .io import read_corpus
+    from .report.stats import format_ranking
+    from .scorer import score_corpora
+    from .stats import compare_systems
+
+    if len(args.systems) < 2:
+        raise UsageError("compare needs at least two systems")
+    if args.trials < 1 or not 0 < args.alpha < 1:
+        raise UsageError("--trials must be >= 1 and --alpha between 0 and 1")
+    key = read_corpus(args.key, side="key")
+    statistics: dict[str, Any] = {}
+    metrics = args.metric or ["conll"]
+    if args.rank_by not in ("conll",):
+        metrics = [*metrics, args.rank_by]
+    for path in args.systems:
+        response = read_corpus(path, side="response")
+        result = score_corpora(key, response, metrics=metrics, duplicates=args.duplicates)
+        _warn(result.warnings, args.quiet)
+        name = _system_name(path, statistics)
+        statistics[name] = result.document_statistics
+    ranking = compare_systems(
+        statistics,
+        metric=args.rank_by,
+        alpha=args.alpha,
+        trials=args.trials,
+        seed=args.seed,
+        test=args.test,
+    )
+    _emit(format_ranking(ranking, fmt=args.format), args)
     return EXIT_OK
 
 
@@ -558,6 +715,7 @@ _COMMANDS = {
     "metrics": _list_metrics,
     "twins": _twins,
     "convert": _convert,
+    "compare": _compare,
     "analyze": _analyze,
     "lab": _lab,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,9 +51,51 @@ class ScoreResult:
     options: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, DocumentResult] | None = None
     warnings: tuple[str, ...] = ()
+    #: Every document's additive statistics (metric -> numerators and
+    #: denominators), for bootstrap and significance tests; not in the JSON.
+    document_statistics: Mapping[str, Mapping[str, tuple[float, ...]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __getitem__(self, metric: str) -> MetricScore:
         return self.metrics[metric]
+
+    def macro(self) -> dict[str, dict[str, float]]:
+        """Per-document recall, precision and F1 averaged over documents (needs ``documents``).
+
+        The corpus scores of ``metrics`` are micro-averages (sums, then ratios);
+        these are the unweighted means of the documents' own scores, which
+        weigh a short document like a long one.
+        """
+        if not self.documents:
+            return {}
+        docs = list(self.documents.values())
+        out: dict[str, dict[str, float]] = {}
+        for name in self.metrics:
+            scores = [d.metrics[name] for d in docs]
+            out[name] = {
+                field: math.fsum(getattr(m, field) for m in scores) / len(scores)
+                for field in ("recall", "precision", "f1")
+            }
+        conll = [d.conll for d in docs if d.conll is not None]
+        if conll and len(conll) == len(docs):
+            out["conll"] = {"f1": math.fsum(conll) / len(conll)}
+        return out
+
+    def ranked_documents(self, metric: str | None = None) -> list[tuple[str, float]]:
+        """Documents sorted by F1 (the CoNLL score, else the first metric), worst first."""
+        if not self.documents:
+            return []
+        use_conll = metric is None and self.conll is not None
+        name = metric or next(iter(self.metrics))
+
+        def f1(doc: DocumentResult) -> float:
+            if use_conll and doc.conll is not None:
+                return doc.conll
+            return doc.metrics[name].f1
+
+        pairs = [(doc_id, f1(doc)) for doc_id, doc in self.documents.items()]
+        return sorted(pairs, key=lambda p: (p[1], p[0]))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -64,6 +107,8 @@ class ScoreResult:
         }
         if self.documents is not None:
             out["documents"] = {d: r.to_dict() for d, r in self.documents.items()}
+            out["macro"] = self.macro()
+            out["documents_by_f1"] = [{"document": d, "f1": f} for d, f in self.ranked_documents()]
         out["warnings"] = list(self.warnings)
         return out
 

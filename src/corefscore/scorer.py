@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .contingency import build_table, empty_document
@@ -178,6 +178,7 @@ class CorefScorer:
         opts.update(self.setup.to_dict())
         opts.update(options or {})
         return ScoreResult(
+            document_statistics=dict(self._documents),
             metrics=metrics,
             conll=conll_score(metrics),
             signature=make_signature(
@@ -225,11 +226,14 @@ def score_corpora(
     remove_nested: bool = False,
     setup: EvaluationSetup | None = None,
     options: Mapping[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScoreResult:
     """Score two corpora, pairing documents by id.
 
     Key documents missing from the response are scored as all missed;
     response documents missing from the key are ignored with a warning.
+    ``progress(done, total)`` is called after each document (the command
+    line draws a progress bar with it; the library itself never prints).
     """
     scorer = CorefScorer(
         metrics=metrics,
@@ -269,7 +273,7 @@ def score_corpora(
                     f"{len(extra)} response document(s) not in the key, ignored: {shown}"
                 )
     missing_in_response = 0
-    for doc_id in selected:
+    for done, doc_id in enumerate(selected, 1):
         response_doc = response.documents.get(doc_id)
         if response_doc is None:
             missing_in_response += 1
@@ -277,6 +281,8 @@ def score_corpora(
         else:
             check_shared_tokens(key.documents[doc_id], response_doc)
         scorer.update_document(key.documents[doc_id], response_doc)
+        if progress is not None:
+            progress(done, len(selected))
     if missing_in_response and len(response.documents):
         scorer._warnings.append(
             f"{missing_in_response} key document(s) not in the response, scored as all missed"

@@ -23,8 +23,13 @@ def make_signature(
     metrics: Sequence[str],
     duplicates: str,
     setup: EvaluationSetup | None = None,
+    bootstrap: tuple[int, int | None, float] | None = None,
 ) -> str:
-    """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``."""
+    """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``.
+
+    With ``bootstrap=(n, seed, ci)``, a ``bootstrap:`` field before ``compat``
+    states the resamples, the interval and the seed.
+    """
     from .regimes import EvaluationSetup
 
     setup = setup or EvaluationSetup()
@@ -38,4 +43,7 @@ def make_signature(
         ("compat", COMPATIBILITY),
         ("version", __version__),
     ]
+    if bootstrap is not None:
+        n, seed, ci = bootstrap
+        fields.insert(-2, ("bootstrap", f"{n}@{ci:g}%,seed={seed if seed is not None else 'none'}"))
     return "|".join(f"{k}:{v}" for k, v in fields)

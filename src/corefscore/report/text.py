@@ -23,7 +23,24 @@ def _num(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.4f}"
 
 
-def format_text(result: ScoreResult, *, title: str | None = None) -> str:
+_BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+
+
+def use_color(stream: object) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    return (
+        callable(isatty)
+        and bool(isatty())
+        and "NO_COLOR" not in os.environ
+        and os.environ.get("TERM") != "dumb"
+    )
+
+
+def format_text(result: ScoreResult, *, title: str | None = None, color: bool = False) -> str:
+    """An aligned table; ``color`` adds ANSI bold to the title, header and F1 column."""
     header = ("metric", "recall", "precision", "F1", "R num/den", "P num/den")
     rows = [header]
     for name, score in result.metrics.items():
@@ -47,13 +64,22 @@ def format_text(result: ScoreResult, *, title: str | None = None) -> str:
     if result.conll is not None:
         rows.append(("CoNLL", "", "", _pct(result.conll), "", ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+
+    def bold(text: str) -> str:
+        return f"{_BOLD}{text}{_RESET}" if color and text.strip() else text
+
     lines = []
     if title:
-        lines.append(title)
+        lines.append(bold(title))
     for k, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        if k == 0:
+            cells = [bold(c) for c in cells]
+        else:
+            cells[3] = bold(cells[3])
         lines.append("  ".join(cells).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines.append(f"(percentages rounded to 2 decimals)  {result.signature}")
+    note = f"(percentages rounded to 2 decimals)  {result.signature}"
+    lines.append(f"{_DIM}{note}{_RESET}" if color else note)
     return "\n".join(lines) + "\n"
