@@ -357,7 +357,7 @@ def _macro_text(result: ScoreResult) -> str:
             for field in ("recall", "precision", "f1")
             if field in values
         )
-        lines.append(f"  {LABELS.get(name, 'CoNLL' if name == 'conll' else name):<9}{cells}")
+        lines.append(f"  {LABELS.get(name, name):<9}{cells}")
     ranked = result.ranked_documents()
     what = "CoNLL F1" if result.conll is not None else f"{next(iter(result.metrics))} F1"
     lines.append(f"documents by {what}, worst first")
@@ -604,11 +604,9 @@ def _convert(args: argparse.Namespace) -> int:
 
 def _emit(text: str, args: argparse.Namespace) -> None:
     if getattr(args, "output", None):
-        try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as exc:
-            raise InputError(f"cannot write ({exc.strerror or exc})", path=args.output) from None
+        from .io.files import write_text
+
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
 
@@ -644,16 +642,12 @@ def _analyze(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.analysis == "cpp":
         from .analysis import cpp
+        from .io.files import read_text
         from .report.cpp import format_cpp
 
         reports: dict[str, dict[str, Any]] = {}
         for path in args.reports:
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError as exc:
-                raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from None
-            loaded = cpp.load_report(text, path=path)
+            loaded = cpp.load_report(read_text(path), path=path)
             name = str(loaded.get("corpus") or path)
             if name in reports:
                 name = path

@@ -80,7 +80,12 @@ class EvaluationSetup:
     @property
     def is_standard(self) -> bool:
         """Whether this is the reference scorer's setting (nothing to do)."""
-        return self == EvaluationSetup()
+        return (
+            self.matching == "exact"
+            and self.key_singletons == "keep"
+            and self.response_singletons == "keep"
+            and not (self.gold_mentions or self.anaphoric_only or self.remove_nested)
+        )
 
     @property
     def singletons(self) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-import types
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +18,6 @@ from corefscore.analysis.cpp import (
     predict,
 )
 from corefscore.errors import InputError, UsageError
-from corefscore.model import corpus_from_mapping
 from corefscore.report.cpp import format_cpp
 from tests.conftest import shared_path
 
@@ -163,23 +160,20 @@ def test_lookup_and_distribution_inputs() -> None:
         predict([], {"PN-e": 1})
 
 
-def test_class_distribution_uses_the_classes_module_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    key = corpus_from_mapping({"d": [[(0, 0), (1, 1)]]}, side="key")
+def test_class_distribution_of_a_key_or_a_report() -> None:
+    from corefscore.io import read_conll_text
+
     assert class_distribution({"PN-e": 1, "CN-e": 3}) == {"PN-e": 0.25, "CN-e": 0.75}
-    monkeypatch.setitem(sys.modules, "corefscore.analysis.classes", None)
-    with pytest.raises(UsageError, match="precomputed"):
-        class_distribution(key)
-    fake = types.ModuleType("corefscore.analysis.classes")
-    seen: list[Any] = []
-
-    def fake_distribution(k: Any, pronouns: Any = None) -> dict[str, Any]:
-        seen.append((k, pronouns))
-        return {"classes": {"PN-e": {"count": 1}, "G3Pr": {"count": 1}}}
-
-    fake.class_distribution = fake_distribution  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "corefscore.analysis.classes", fake)
-    assert class_distribution(key, pronouns="en") == {"PN-e": 0.5, "G3Pr": 0.5}
-    assert seen == [(key, "en")]
+    key = read_conll_text(
+        "#begin document d\n"
+        "d 0 0 John NNP - (1)\nd 0 1 met VBD - -\nd 0 2 Mary NNP - (2)\n\n"
+        "d 0 0 He PRP - (1)\nd 0 1 met VBD - -\nd 0 2 her PRP - (2)\n"
+        "d 0 3 John NNP - (1)\n#end document\n",
+        syntax=True,
+    )
+    # "He" and "her" are gendered third-person pronouns, the second "John" an exact name match.
+    shares = {c: v for c, v in class_distribution(key).items() if v}
+    assert shares == pytest.approx({"PN-e": 1 / 3, "G3Pr": 2 / 3})
 
 
 def test_format_prediction() -> None:

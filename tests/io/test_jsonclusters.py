@@ -214,6 +214,9 @@ def test_reading_streams_one_document_at_a_time(
     corpus = read_json_clusters(path)
     assert list(corpus.documents) == list(data)
     assert corpus["doc7"].entities == (((7, 8), (12, 12)), ((10, 10),))
+    # A minified file is one line: chunks still split it anywhere.
+    path.write_text(json.dumps(data))
+    assert read_json_clusters(path)["doc49"].entities == (((49, 50), (54, 54)), ((52, 52),))
     path.write_text(json.dumps(data, indent=1).replace('"doc9":', '"doc9" '))
     with pytest.raises(InputError, match="expected ':' after a document id"):
         read_json_clusters(path)

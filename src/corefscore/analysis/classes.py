@@ -371,12 +371,7 @@ def resolution_classes(
     warnings: list[str] = [*key.warnings, *response.warnings]
     tally = _Tally()
     for doc_id, key_doc in key.documents.items():
-        if key_doc.syntax is None:
-            raise InputError(
-                f"resolution classes need the key's words and POS tags (document {doc_id!r}): "
-                "read it with syntax=True from CoNLL-2012 or CoNLL-U",
-                path=key_doc.source or key.source,
-            )
+        _require_syntax(key_doc, key)
         response_doc = response.documents.get(doc_id)
         if response_doc is None:
             response_doc = empty_document(doc_id)
@@ -435,6 +430,15 @@ def resolution_classes(
     )
 
 
+def _require_syntax(doc: Document, key: Corpus) -> None:
+    if doc.syntax is None:
+        raise InputError(
+            f"resolution classes need the key's words and POS tags (document {doc.doc_id!r}): "
+            "read it with syntax=True from CoNLL-2012 or CoNLL-U",
+            path=doc.source or key.source,
+        )
+
+
 def _stem(source: str | None) -> str | None:
     if source is None:
         return None
@@ -455,13 +459,8 @@ def class_distribution(
     This is what CPP needs of a new corpus: no response is involved.
     """
     counts = dict.fromkeys(CLASSES, 0)
-    for doc_id, doc in key.documents.items():
-        if doc.syntax is None:
-            raise InputError(
-                f"resolution classes need the key's words and POS tags (document {doc_id!r}): "
-                "read it with syntax=True from CoNLL-2012 or CoNLL-U",
-                path=doc.source or key.source,
-            )
+    for doc in key:
+        _require_syntax(doc, key)
         for name in classify_document(doc, pronouns, stopwords).values():
             if name is not None:
                 counts[name] += 1

@@ -17,7 +17,6 @@ Inputs are resolution-class reports as written by
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -26,19 +25,9 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from ..model import Corpus
-
-#: The nine resolution classes of §4.1, in the paper's order.
-CLASSES: tuple[str, ...] = (
-    "PN-e",
-    "PN-p",
-    "PN-n",
-    "CN-e",
-    "CN-p",
-    "CN-n",
-    "1+2Pr",
-    "G3Pr",
-    "U3Pr",
-)
+from .classes import CLASSES
+from .classes import class_distribution as key_distribution
+from .mention_types import PronounLists
 
 CITATION = "Stoyanov et al. 2009, §4.4 (Table 6)"
 
@@ -103,34 +92,17 @@ def distribution_of(data: Mapping[str, Any]) -> dict[str, float]:
 
 
 def class_distribution(
-    key: Corpus | Mapping[str, Any], pronouns: Any = None, **options: Any
+    key: Corpus | Mapping[str, Any], pronouns: PronounLists | None = None
 ) -> dict[str, float]:
     """Class shares of a new corpus, from its key alone.
 
-    Given a :class:`Corpus`, this asks ``corefscore.analysis.classes`` (its
-    ``class_distribution(key, pronouns=...)``) to classify the key's
-    anaphors; given a mapping (a loaded JSON: a classes report, or
-    ``{class: share}``), it reads the shares from it.
+    Given a :class:`Corpus` (read with its syntax), its anaphors are
+    classified; given a mapping (a loaded JSON: a classes report, or
+    ``{class: share}``), the shares are read from it.
     """
-    if not isinstance(key, Corpus):
-        return distribution_of(key)
-    try:
-        classes = importlib.import_module("corefscore.analysis.classes")
-    except ImportError as exc:  # keep CPP usable with a precomputed distribution
-        raise UsageError(
-            "resolution classes are not available in this installation; "
-            "pass a precomputed class distribution (JSON) instead"
-        ) from exc
-    compute = getattr(classes, "class_distribution", None)
-    if compute is None:
-        raise UsageError(
-            "corefscore.analysis.classes has no class_distribution(); "
-            "pass a precomputed class distribution (JSON) instead"
-        )
-    result = compute(key, pronouns=pronouns, **options)
-    if hasattr(result, "to_dict"):
-        result = result.to_dict()
-    return distribution_of(result)
+    if isinstance(key, Corpus):
+        return distribution_of(key_distribution(key, pronouns))
+    return distribution_of(key)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..duplicates import check_policy, prepare_pair
-from ..metrics import CONLL_PARTS, REGISTRY, MetricSpec, resolve
+from ..metrics import CONLL_PARTS, METRICS, REGISTRY, MetricSpec, resolve
 from ..model import Corpus, Document, Span
 from ..scorer import score_corpora
 
@@ -48,15 +48,7 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 #: Metrics scored by default: the reference scorer's seven, plus the CoNLL score.
-DEFAULT_METRICS: tuple[str, ...] = (
-    "mentions",
-    "muc",
-    "bcub",
-    "ceafm",
-    "ceafe",
-    "blanc",
-    "lea",
-)
+DEFAULT_METRICS: tuple[str, ...] = METRICS
 
 #: Differences smaller than this are rounding, not movement.
 TOLERANCE = 1e-9

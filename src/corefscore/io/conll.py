@@ -25,7 +25,6 @@ from itertools import pairwise
 import numpy as np
 
 from ..errors import InputError
-from ..heads import PARSE_BIT
 from ..model import Corpus, Document, Span, Syntax
 from .files import open_binary
 
@@ -660,6 +659,8 @@ class _SyntaxBuilder:
 
     def _parse(self, values: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """The parse bits if the field holds them, checked for balance per sentence."""
+        from ..heads import PARSE_BIT  # only the syntax pass needs it
+
         if values is None:
             return None
         distinct = set(values)

@@ -6,9 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..errors import InputError
 from ..model import Corpus, Document, Span
-from .lossy import Losses
+from .lossy import MENTION_FACTS, Losses, drop_mention_facts, token_count
 
 _NUMBER = re.compile(r"\d+")
 
@@ -59,15 +58,12 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
     syntax = doc.syntax
     words = syntax.words if syntax is not None and syntax.words is not None else None
     pos = syntax.pos if syntax is not None and syntax.pos is not None else None
-    last = max((span[1] for entity in doc.entities for span in entity), default=-1)
-    n_tokens = len(words) if words is not None else last + 1
-    if last >= n_tokens:
-        raise InputError(
-            f"document {doc.doc_id!r} has a mention ending at token {last} but only "
-            f"{n_tokens} words",
-            path=doc.source,
-        )
-    _count_facts(doc, losses)
+    n_tokens = token_count(doc)
+    drop_mention_facts(doc, losses, MENTION_FACTS)
+    if doc.entity_types:
+        count = sum(1 for t in doc.entity_types if t is not None)
+        if count:
+            losses.drop_fact("entity types", count)
     cells: list[list[tuple[int, int, str]]] = [[] for _ in range(n_tokens)]
     for e, entity in enumerate(doc.entities):
         skip: set[Span] = set()
@@ -115,20 +111,3 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
         yield f"{name}\t{part}\t{within}\t{word}\t{tag}\t-\t-\t-\t-\t-\t*\t{coref}\n"
         within += 1
     yield "#end document\n"
-
-
-def _count_facts(doc: Document, losses: Losses) -> None:
-    facts = (
-        ("heads", doc.heads),
-        ("MIN spans", doc.min_spans),
-        ("optional flags", doc.optional),
-        ("mention levels", doc.mention_levels),
-    )
-    for what, values in facts:
-        count = sum(1 for entity in values for v in entity if v is not None and v is not False)
-        if count:
-            losses.drop_fact(what, count)
-    if doc.entity_types:
-        count = sum(1 for t in doc.entity_types if t is not None)
-        if count:
-            losses.drop_fact("entity types", count)

@@ -39,10 +39,9 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..errors import InputError
 from ..model import Corpus, Document, Span
 from .conll_writer import crossing_same_entity
-from .lossy import Losses
+from .lossy import Losses, drop_mention_facts, token_count
 
 _DIGITS = re.compile(r"[0-9]+")
 # What the reader accepts as an id, minus a leading digit (which marks a
@@ -97,15 +96,12 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
     words = syntax.words if syntax is not None else None
     pos = syntax.pos if syntax is not None else None
     dep = syntax.dependency_heads if syntax is not None else None
-    last = max((span[1] for entity in doc.entities for span in entity), default=-1)
-    n_tokens = len(words) if words is not None else last + 1
-    if last >= n_tokens:
-        raise InputError(
-            f"document {doc.doc_id!r} has a mention ending at token {last} but only "
-            f"{n_tokens} words",
-            path=doc.source,
-        )
-    _count_facts(doc, losses)
+    n_tokens = token_count(doc)
+    drop_mention_facts(doc, losses, ("MIN spans", "optional flags", "mention levels"))
+    for what in ("bridging", "split_antecedents"):
+        items = doc.annotations.get(what)
+        if items:
+            losses.drop_fact(what.replace("_", " ") + " links", len(items))
     types = _entity_types(doc, losses)
     cells: list[list[_Bracket]] = [[] for _ in range(n_tokens)]
     for e, entity in enumerate(doc.entities):
@@ -237,22 +233,6 @@ def _sentence_starts(doc: Document, n_tokens: int) -> list[int]:
 def _clean(value: str) -> str:
     # A tab or line break would break the line; an empty column is invalid.
     return _WHITESPACE.sub(" ", value) or "_"
-
-
-def _count_facts(doc: Document, losses: Losses) -> None:
-    facts = (
-        ("MIN spans", doc.min_spans),
-        ("optional flags", doc.optional),
-        ("mention levels", doc.mention_levels),
-    )
-    for what, values in facts:
-        count = sum(1 for entity in values for v in entity if v is not None and v is not False)
-        if count:
-            losses.drop_fact(what, count)
-    for what in ("bridging", "split_antecedents"):
-        items = doc.annotations.get(what)
-        if items:
-            losses.drop_fact(what.replace("_", " ") + " links", len(items))
 
 
 __all__ = ["conllu_entity_ids", "write_conllu"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import os
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..model import Corpus, Document
+from .files import write_text
 from .lossy import Losses
 
 #: Formats ``convert`` can write.
@@ -63,11 +64,7 @@ def convert(
 
     corpus = read_corpus(source, format=source_format, side="input", syntax=True)
     text, warnings = render(corpus, to=to, lossy=lossy)
-    try:
-        with open(target, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise InputError(f"cannot write ({exc.strerror or exc})", path=os.fspath(target)) from None
+    write_text(target, text)
     return warnings
 
 

@@ -15,7 +15,6 @@ with ``span`` and optional ``head``, ``min``, ``level`` and ``optional``.
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import json
 import os
@@ -26,7 +25,7 @@ from typing import IO, Any
 
 from ..errors import InputError
 from ..model import Corpus, Document, document_from_clusters
-from .files import open_binary
+from .files import open_binary, open_text_output
 
 
 def read_json_clusters(path: str | os.PathLike[str]) -> Corpus:
@@ -50,6 +49,7 @@ _CHUNK_BYTES = 1 << 20
 
 
 def _chunks(handle: io.BufferedIOBase, source: str) -> Iterator[bytes]:
+    # Fixed-size chunks, not whole lines: a minified file is one long line.
     while True:
         try:
             chunk = handle.read(_CHUNK_BYTES)
@@ -214,17 +214,8 @@ def write_json_clusters(corpus: Corpus, path_or_stream: str | os.PathLike[str] |
     gives back the same entities, labels and facts. Discontinuous pieces,
     syntax and annotations are not written. A path ending in ``.gz`` is written gzipped.
     """
-    if isinstance(path_or_stream, (str, os.PathLike)):
-        name = os.fspath(path_or_stream)
-        handle: IO[str]
-        if name.endswith(".gz"):
-            handle = gzip.open(name, "wt", encoding="utf-8", newline="\n")
-        else:
-            handle = open(name, "w", encoding="utf-8", newline="\n")
-        with handle:
-            _write(corpus, handle)
-    else:
-        _write(corpus, path_or_stream)
+    with open_text_output(path_or_stream) as handle:
+        _write(corpus, handle)
 
 
 def _write(corpus: Corpus, out: IO[str]) -> None:

@@ -16,7 +16,6 @@ fields (``speakers``, ``subtoken_map``...) are ignored.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import zlib
@@ -26,7 +25,7 @@ from typing import IO, Any
 
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
-from .files import open_binary
+from .files import open_binary, open_text_output
 
 FIELDS = ("clusters", "predicted_clusters")
 
@@ -271,17 +270,8 @@ def write_jsonlines(
                 f"{len(extra)} response document(s) not in the key, e.g. {extra[0]!r}: "
                 "a jsonlines line needs both sides"
             )
-    if isinstance(path_or_stream, (str, os.PathLike)):
-        name = os.fspath(path_or_stream)
-        handle: IO[str]
-        if name.endswith(".gz"):
-            handle = gzip.open(name, "wt", encoding="utf-8", newline="\n")
-        else:
-            handle = open(name, "w", encoding="utf-8", newline="\n")
-        with handle:
-            _write(corpus, handle, field, key_corpus)
-    else:
-        _write(corpus, path_or_stream, field, key_corpus)
+    with open_text_output(path_or_stream) as handle:
+        _write(corpus, handle, field, key_corpus)
 
 
 def _write(corpus: Corpus, out: IO[str], field: str, key_corpus: Corpus | None) -> None:

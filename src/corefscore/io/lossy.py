@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from ..errors import InputError
+from ..model import Document
 
 
 class Losses:
@@ -44,3 +46,35 @@ class Losses:
             for what, n in self.facts.items()
         ]
         return out
+
+
+#: Per-mention facts by the name a warning gives them.
+MENTION_FACTS = {
+    "heads": "heads",
+    "MIN spans": "min_spans",
+    "optional flags": "optional",
+    "mention levels": "mention_levels",
+}
+
+
+def drop_mention_facts(doc: Document, losses: Losses, names: Iterable[str]) -> None:
+    """Count the mentions whose facts ``names`` (keys of MENTION_FACTS) are not written."""
+    for what in names:
+        values = getattr(doc, MENTION_FACTS[what])
+        count = sum(1 for entity in values for v in entity if v is not None and v is not False)
+        if count:
+            losses.drop_fact(what, count)
+
+
+def token_count(doc: Document) -> int:
+    """Tokens to write: the words if known, else up to the last mention; refuses a gap."""
+    words = doc.syntax.words if doc.syntax is not None else None
+    last = max((span[1] for entity in doc.entities for span in entity), default=-1)
+    n_tokens = len(words) if words is not None else last + 1
+    if last >= n_tokens:
+        raise InputError(
+            f"document {doc.doc_id!r} has a mention ending at token {last} but only "
+            f"{n_tokens} words",
+            path=doc.source,
+        )
+    return n_tokens

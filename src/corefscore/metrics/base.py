@@ -80,6 +80,28 @@ class BlancScore(MetricScore):
     coref: MetricScore = MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)
     noncoref: MetricScore = MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)
 
+    @classmethod
+    def combined(
+        cls,
+        recall: float,
+        precision: float,
+        f1: float,
+        coref: MetricScore,
+        noncoref: MetricScore,
+    ) -> BlancScore:
+        """A combined BLANC score, its recall and precision over a denominator of 1."""
+        return cls(
+            recall=recall,
+            precision=precision,
+            f1=f1,
+            recall_num=recall,
+            recall_den=1,
+            precision_num=precision,
+            precision_den=1,
+            coref=coref,
+            noncoref=noncoref,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if k not in ("coref", "noncoref")}
         out["coref"] = self.coref.to_dict()

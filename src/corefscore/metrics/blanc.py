@@ -178,17 +178,7 @@ def score(stats: tuple[float, ...]) -> BlancScore:
         recall, precision, f1 = coref.recall, coref.precision, coref.f1
     else:
         recall = precision = f1 = 0.0
-    return BlancScore(
-        recall=recall,
-        precision=precision,
-        f1=f1,
-        recall_num=recall,
-        recall_den=1,
-        precision_num=precision,
-        precision_den=1,
-        coref=coref,
-        noncoref=noncoref,
-    )
+    return BlancScore.combined(recall, precision, f1, coref, noncoref)
 
 
 # --------------------------------------------------------------------------------------------
@@ -288,17 +278,7 @@ def score_luo2014_pooled(stats: tuple[float, ...]) -> BlancScore:
         recall, precision, f = luo2014_document(cc, ck, cr, nn, nk, nr, not unequal)
     else:
         recall = precision = f = 0.0
-    return BlancScore(
-        recall=recall,
-        precision=precision,
-        f1=f,
-        recall_num=recall,
-        recall_den=1,
-        precision_num=precision,
-        precision_den=1,
-        coref=coref,
-        noncoref=noncoref,
-    )
+    return BlancScore.combined(recall, precision, f, coref, noncoref)
 
 
 _LUO2014_CITATION = "Luo, Pradhan, Recasens & Hovy 2014 (P14-2005), §4 and §4.1"
@@ -383,17 +363,7 @@ def score_gold(stats: tuple[float, ...]) -> BlancScore:
     out = score(stats[:8])
     if drc or drn or not mentions:
         return out
-    return BlancScore(
-        recall=1.0,
-        precision=1.0,
-        f1=1.0,
-        recall_num=1.0,
-        recall_den=1,
-        precision_num=1.0,
-        precision_den=1,
-        coref=out.coref,
-        noncoref=out.noncoref,
-    )
+    return BlancScore.combined(1.0, 1.0, 1.0, out.coref, out.noncoref)
 
 
 DEFINITIONS: tuple[Metric, ...] = (

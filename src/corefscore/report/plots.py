@@ -15,20 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from .text import LABELS as TEXT_LABELS
 
 if TYPE_CHECKING:
     from ..analysis.lab import LabResult
 
 #: Display names as the papers print them.
-LABELS: dict[str, str] = {
-    "mentions": "mentions",
-    "muc": "MUC",
-    "bcub": "B³",
-    "ceafm": "CEAFm",
-    "ceafe": "CEAFe",
-    "blanc": "BLANC",
-    "lea": "LEA",
-}
+LABELS: dict[str, str] = {**TEXT_LABELS, "bcub": "B³"}
 
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "p")
 

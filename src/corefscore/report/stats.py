@@ -15,10 +15,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..stats import BootstrapResult, Ranking, SignificanceResult
-from .text import LABELS
+from .text import LABELS, pct
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
-_LABELS = {**LABELS, "conll": "CoNLL"}
 _TEST_LABELS = {
     "ar": "approximate randomization",
     "exact": "exact randomization",
@@ -26,16 +25,12 @@ _TEST_LABELS = {
 }
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
 def _p(x: float) -> str:
     return f"{x:.4g}"
 
 
 def _label(metric: str) -> str:
-    return _LABELS.get(metric, metric)
+    return LABELS.get(metric, metric)
 
 
 def _latex_escape(text: str) -> str:
@@ -124,11 +119,11 @@ def format_bootstrap(result: BootstrapResult, fmt: str = "text") -> str:
     for name, m in result.metrics.items():
         row = [_label(name)]
         for iv in (m.recall, m.precision, m.f1):
-            row += [_pct(iv.estimate), _pct(iv.low), _pct(iv.high)]
+            row += [pct(iv.estimate), pct(iv.low), pct(iv.high)]
         rows.append(row)
     if result.conll is not None:
         c = result.conll
-        rows.append(["CoNLL", "", "", "", "", "", "", _pct(c.estimate), _pct(c.low), _pct(c.high)])
+        rows.append(["CoNLL", "", "", "", "", "", "", pct(c.estimate), pct(c.low), pct(c.high)])
     title = f"{result.ci:g}% bootstrap confidence intervals"
     note = (
         f"{result.n} resamples of {result.documents} documents, seed {result.seed}; "
@@ -144,7 +139,7 @@ def format_significance(result: SignificanceResult, fmt: str = "text") -> str:
         return _json(result.to_dict())
     headers = ["metric", result.system_a, result.system_b, "difference", "p"]
     rows = [
-        [_label(name), _pct(t.score_a), _pct(t.score_b), _pct(t.difference), _p(t.p_value)]
+        [_label(name), pct(t.score_a), pct(t.score_b), pct(t.difference), _p(t.p_value)]
         for name, t in result.tests.items()
     ]
     title = f"{_TEST_LABELS[result.test]}: {result.system_a} vs {result.system_b} (F1)"
@@ -171,7 +166,7 @@ def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
     for s in ranking.systems:
         cells = []
         for m in metrics:
-            value = _pct(ranking.scores[s.name][m])
+            value = pct(ranking.scores[s.name][m])
             cells.append(f"{value} ({s.rank})" if m == ranking.metric else value)
         rows.append([str(s.rank), s.name, *cells])
     title = f"Ranking by {_label(ranking.metric)} F1"
@@ -190,7 +185,7 @@ def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
         [
             p.a,
             p.b,
-            _pct(p.difference),
+            pct(p.difference),
             _p(p.p_value),
             _p(p.p_holm),
             "yes" if p.significant else "no",

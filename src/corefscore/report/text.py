@@ -12,10 +12,12 @@ LABELS = {
     "ceafe": "CEAFe",
     "blanc": "BLANC",
     "lea": "LEA",
+    "conll": "CoNLL",
 }
 
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
+    """A fraction as a percentage with 2 decimals."""
     return f"{100 * x:.2f}"
 
 
@@ -55,14 +57,14 @@ def format_text(result: ScoreResult, *, title: str | None = None, color: bool = 
         rows.append(
             (
                 LABELS.get(name, name),
-                _pct(score.recall),
-                _pct(score.precision),
-                _pct(score.f1),
+                pct(score.recall),
+                pct(score.precision),
+                pct(score.f1),
                 *counts,
             )
         )
     if result.conll is not None:
-        rows.append(("CoNLL", "", "", _pct(result.conll), "", ""))
+        rows.append(("CoNLL", "", "", pct(result.conll), "", ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
 
     def bold(text: str) -> str:
