@@ -395,3 +395,19 @@ def test_cli_bootstrap_and_compare(tmp_path: Path, capsys: pytest.CaptureFixture
     ranking = json.loads(capsys.readouterr().out)
     assert [s["rank"] for s in ranking["systems"]] == [1, 1]
     assert cli.main(["compare", key, response]) == 2
+
+
+def test_cli_bad_bootstrap_and_plot_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from corefscore import cli
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    key, response = str(examples / "key.conll"), str(examples / "response.conll")
+    assert cli.main(["score", key, response, "--bootstrap", "0"]) == 2
+    assert "--bootstrap needs N >= 1" in capsys.readouterr().err
+    missing = tmp_path / "no-such-dir" / "plot.svg"
+    assert cli.main(["lab", "split-entities", "-m", "muc", "--plot", str(missing)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"corefscore: error: {missing}: cannot write") and err.count("\n") == 1
+    assert not missing.parent.exists()

@@ -435,10 +435,10 @@ def _score(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     _warn(result.warnings, args.quiet)
-    if args.bootstrap:
+    if args.bootstrap is not None:
         result = _with_bootstrap(result, args, setup)
     out = _render(result, args.format, metrics, args.per_document)
-    if args.bootstrap:
+    if args.bootstrap is not None:
         out = _add_bootstrap(out, result, args)
     if args.show_alignment:
         from .report.alignment import format_alignment

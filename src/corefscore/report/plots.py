@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .text import LABELS as TEXT_LABELS
 
 if TYPE_CHECKING:
@@ -97,8 +97,10 @@ def plot_lab(
             metadata: dict[str, Any] = {"Date": None, "Creator": "corefscore"}
         else:
             metadata = {"Software": "corefscore"}
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, format=suffix[1:], metadata=metadata)
+        try:
+            fig.savefig(out, format=suffix[1:], metadata=metadata)
+        except OSError as exc:
+            raise InputError(f"cannot write ({exc.strerror or exc})", path=str(out)) from None
     return out
 
 
