@@ -88,15 +88,19 @@ def die(msg: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def ensure_corpus(name: str, generator: Path) -> Path:
-    """Return the cache prefix of corpus `name`; generate it if a file is missing."""
+def ensure_corpus(name: str, generator: Path, gen_args: list[str] | None = None) -> Path:
+    """Return the cache prefix of corpus `name`; generate it if a file is missing.
+
+    `gen_args` default to the GENERATE.sh arguments of `name` (GEN_ARGS).
+    """
     prefix = CACHE / name
     if all(Path(f"{prefix}{ext}").exists() for ext in EXTS):
         return prefix
     CACHE.mkdir(parents=True, exist_ok=True)
     tmp = CACHE / f"{name}.partial"
     print(f"generating {name} ...", file=sys.stderr, flush=True)
-    cmd = [sys.executable, str(generator), "--out", str(tmp), *GEN_ARGS[name]]
+    cmd = [sys.executable, str(generator), "--out", str(tmp)]
+    cmd += GEN_ARGS[name] if gen_args is None else gen_args
     done = subprocess.run(cmd, check=False, capture_output=True, text=True)
     if done.returncode != 0:
         die(f"generator failed on {name} (exit {done.returncode}):\n{done.stderr}", 1)

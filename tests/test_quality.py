@@ -33,7 +33,7 @@ def _tool(module: str) -> None:
 def test_ruff_clean() -> None:
     _tool("ruff")
     proc = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "src", "tests", "bench"],
+        [sys.executable, "-m", "ruff", "check", "src", "tests", "bench", "fuzz"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -411,3 +411,72 @@ def test_cli_bad_bootstrap_and_plot_path(
     err = capsys.readouterr().err
     assert err.startswith(f"corefscore: error: {missing}: cannot write") and err.count("\n") == 1
     assert not missing.parent.exists()
+
+
+def test_gum_demonstration(capsys: pytest.CaptureFixture[str]) -> None:
+    """GUM test (30 documents) as the key: xrenner's output against the OntoGUM
+    re-annotation of the same texts, every metric tested, ranked by CoNLL and by LEA."""
+    import json
+
+    from corefscore import cli
+
+    pairs = shared_path("data", "real", "gum", "pairs")
+    systems = [str(pairs / "test.resp_xrenner.conll"), str(pairs / "test.key_ontogum.conll")]
+    args = ["compare", str(pairs / "test.key_gum.conll"), *systems, "--duplicates", "first"]
+    args += ["--trials", "1000", "--seed", "1", "-q", "--format", "json"]
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
+        args += ["-m", name]
+    assert cli.main(args) == 0
+    ranking = json.loads(capsys.readouterr().out)
+    assert [(s["name"], s["rank"]) for s in ranking["systems"]] == [
+        ("key_ontogum", 1),
+        ("resp_xrenner", 2),
+    ]
+    scores = {s["name"]: s for s in ranking["systems"]}
+    assert ranking["documents"] == 30
+    # CoNLL 32.07 is the reference scorer's figure for xrenner on GUM test (--duplicates first).
+    assert round(100 * ranking["scores"]["resp_xrenner"]["conll"], 2) == 32.07
+    assert round(100 * ranking["scores"]["key_ontogum"]["lea"], 2) == 51.68
+    (pair,) = ranking["pairs"]
+    assert pair["a"] == "key_ontogum" and pair["p_value"] == pytest.approx(1 / 1001)
+    assert set(ranking["scores"]["resp_xrenner"]) == {
+        "mentions",
+        "muc",
+        "bcub",
+        "ceafm",
+        "ceafe",
+        "blanc",
+        "lea",
+        "conll",
+    }
+    assert scores["resp_xrenner"]["rank"] == 2
+    assert "|dups:first|test:ar:1000,seed=1,alpha=0.05,holm|" in ranking["signature"]
+
+
+def test_system_names_keep_what_tells_files_apart() -> None:
+    from corefscore.cli import system_names
+
+    assert system_names(["a/test.resp_xrenner.conll", "a/test.key_ontogum.conll"]) == [
+        "resp_xrenner",
+        "key_ontogum",
+    ]
+    wiki = ["r/lee.wiki-grounded-output.conll", "r/clark.wiki-grounded-output.conll"]
+    assert system_names(wiki) == ["lee", "clark"]
+    assert system_names(["lee/out.conll", "clark/out.conll"]) == ["lee/out", "clark/out"]
+    assert system_names(["x/out.conll", "x/out.conll"]) == ["x/out", "x/out-2"]
+    assert system_names(["only.conll"]) == ["only"]
+
+
+def test_compare_names_option(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from corefscore import cli
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    key, response = str(examples / "key.conll"), str(examples / "response.conll")
+    base = ["compare", key, response, key, "--trials", "200", "--seed", "1"]
+    assert cli.main([*base, "--names", "sys,oracle", "--format", "json"]) == 0
+    ranking = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in ranking["systems"]] == ["oracle", "sys"]
+    assert cli.main([*base, "--names", "one"]) == 2
+    assert "--names needs 2 distinct" in capsys.readouterr().err

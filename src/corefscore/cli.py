@@ -7,6 +7,7 @@ warnings and errors to stderr, one line each.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -36,10 +37,13 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _add_pair_options(p: argparse.ArgumentParser) -> None:
-    """Options shared by every command that reads a key and a response."""
+def _add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> None:
+    """Options shared by every command that reads a key and a response (or several)."""
     p.add_argument("key", metavar="KEY", help="gold (key) file")
-    p.add_argument("response", metavar="RESPONSE", help="system (response) file")
+    if responses:
+        p.add_argument("responses", metavar="RESPONSE", nargs="+", help="system (response) files")
+    else:
+        p.add_argument("response", metavar="RESPONSE", help="system (response) file")
     for side in ("key", "response"):
         p.add_argument(
             f"--{side}-format",
@@ -166,6 +170,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="also print each document's optimal CEAF entity alignment "
         f"({', '.join(CEAF_FAMILY)}; default ceafe)",
     )
+    p.add_argument(
+        "--cross-document",
+        action="store_true",
+        help="cross-document coreference: entity ids are corpus-wide, mentions are (document, "
+        "start, end), and every metric is computed once over the global partition "
+        "(docs/crossdoc.md); mention tables (.tsv: doc_id, start, end, entity_id) are read "
+        "straight into arrays",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("python", "dask"),
+        default="python",
+        help="python: this process (default); dask: a Dask cluster, the same numbers "
+        "(pip install 'corefscore[dask]'; docs/distributed.md); KEY and RESPONSE may then be "
+        "Parquet mention tables (doc, start, end, entity)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --engine dask: the scheduler of an existing cluster, e.g. tcp://host:8786 "
+        "(default: a local cluster, started and stopped here)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="with --engine dask and no --scheduler: local worker processes (default: one per "
+        "core)",
+    )
+    for side in ("key", "response"):
+        p.add_argument(
+            f"--{side}-scope",
+            choices=("global", "document"),
+            help=f"with --cross-document: the {side}'s entity ids are corpus-wide (global, the "
+            "default) or per document (e.g. a within-document key)",
+        )
     sub.add_parser(
         "metrics",
         help="list every metric with its definition and citation",
@@ -218,7 +258,14 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     cmp.add_argument("--seed", type=int, help="random seed (reproducible)")
     cmp.add_argument("--duplicates", choices=POLICIES, default="default")
+    cmp.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help="system names, comma-separated, in SYSTEM order (default: what tells the file "
+        "names apart)",
+    )
     _add_output_option(cmp, ("text", "json", "csv", "markdown", "latex"))
+    _add_report_command(sub)
     _add_analysis_commands(sub)
     return parser
 
@@ -227,6 +274,37 @@ def _add_output_option(p: argparse.ArgumentParser, formats: Sequence[str]) -> No
     p.add_argument("--format", choices=formats, default=formats[0], help="output format")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE, not stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def _add_report_command(sub: Any) -> None:
+    r = sub.add_parser(
+        "report",
+        help="write a self-contained HTML report of one or more systems",
+        description="Score every RESPONSE against KEY and write one HTML file that needs no "
+        "network or server: summary with bootstrap intervals, sortable per-document scores, "
+        "plots, and a document viewer with missed and spurious mentions, split and merged "
+        "entities and the CEAF-e alignment (see docs/report.md).",
+    )
+    _add_pair_options(r, responses=True)
+    r.add_argument("-m", "--metric", action="append", metavar="NAME", help="metrics (all)")
+    r.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="resamples of the documents for the intervals (1000; 0 = no intervals)",
+    )
+    r.add_argument(
+        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
+    )
+    r.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
+    r.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help="system names, comma-separated, in RESPONSE order (default: from the file names)",
+    )
+    r.add_argument("--title", help="title of the page")
+    r.add_argument("-o", "--output", metavar="FILE", help="write the HTML to FILE, not stdout")
 
 
 def _add_analysis_commands(sub: Any) -> None:
@@ -341,9 +419,10 @@ def _render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document:
             parts.append(format_text(doc_result, title=f"document {doc_id}", color=color))
         parts.append("")
         parts.append(_macro_text(result))
-    parts.append(
-        format_text(result, title="corpus (micro-average over key documents)", color=color)
-    )
+    title = "corpus (micro-average over key documents)"
+    if result.options.get("cross_document"):
+        title = "corpus (one cross-document partition)"
+    parts.append(format_text(result, title=title, color=color))
     return "\n".join(parts)
 
 
@@ -412,6 +491,16 @@ def _score(args: argparse.Namespace) -> int:
         # Every block of the reference output has the mention identification line.
         computed = ("mentions", *metrics)
     setup = EvaluationSetup.create(**_setup_options(args))
+    if args.engine == "dask":
+        return _score_dask(args, metrics, computed, setup)
+    if args.scheduler is not None or args.workers is not None:
+        raise UsageError("--scheduler and --workers need --engine dask")
+    if args.cross_document or args.key_scope or args.response_scope:
+        return _score_cross_document(args, computed, setup)
+    from .crossdoc import is_mention_table
+
+    if is_mention_table(args.key) or is_mention_table(args.response):
+        return _score_cross_document(args, computed, setup)
     key, response = read_pair(
         args.key, args.response, setup=setup, syntax=False, **_reading_options(args)
     )
@@ -464,6 +553,119 @@ def _score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _score_dask(
+    args: argparse.Namespace,
+    metrics: Sequence[str],
+    computed: Sequence[str],
+    setup: EvaluationSetup,
+) -> int:
+    """--engine dask: documents scored on a Dask cluster (docs/distributed.md)."""
+    import logging
+
+    from . import dask as engine
+
+    engine.require_dask()
+    # The cluster's own log lines would mix with our one-line warnings on stderr.
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if not args.cross_document and (args.key_scope or args.response_scope):
+        raise UsageError("--key-scope and --response-scope need --cross-document")
+    unavailable = [("--regimes", args.regimes), ("--show-alignment", args.show_alignment)]
+    if args.cross_document:
+        unavailable += [
+            ("--per-document", args.per_document),
+            ("--bootstrap", args.bootstrap is not None),
+            ("--doc", args.doc),
+            ("--format perl", args.format == "perl"),
+        ]
+    for option, used in unavailable:
+        if used:
+            raise UsageError(f"{option} is not available with --engine dask")
+    cluster = {"scheduler": args.scheduler, "workers": args.workers}
+    options = {"key": args.key, "response": args.response}
+    if args.cross_document or engine.is_mention_input(args.key, args.response):
+        result = engine.score(
+            engine.read_mentions(args.key, format=args.key_format, side="key"),
+            engine.read_mentions(args.response, format=args.response_format, side="response"),
+            metrics=computed,
+            duplicates=args.duplicates,
+            documents=args.doc,
+            per_document=args.per_document,
+            setup=setup,
+            cross_document=args.cross_document,
+            key_scope=args.key_scope or "global",
+            response_scope=args.response_scope or "global",
+            options=options,
+            **cluster,
+        )
+    else:
+        from .scorer import read_pair
+
+        key, response = read_pair(
+            args.key, args.response, setup=setup, syntax=False, **_reading_options(args)
+        )
+        result = engine.score_corpora(
+            key,
+            response,
+            metrics=computed,
+            duplicates=args.duplicates,
+            documents=args.doc,
+            per_document=args.per_document,
+            setup=setup,
+            options=options,
+            **cluster,
+        )
+    _warn(result.warnings, args.quiet)
+    if args.bootstrap is not None:
+        result = _with_bootstrap(result, args, setup)
+    out = _render(result, args.format, metrics, args.per_document)
+    if args.bootstrap is not None:
+        out = _add_bootstrap(out, result, args)
+    sys.stdout.write(out)
+    return EXIT_OK
+
+
+def _score_cross_document(
+    args: argparse.Namespace, metrics: Sequence[str], setup: EvaluationSetup
+) -> int:
+    """--cross-document, or mention tables scored per document: the columnar engine."""
+    from .crossdoc import read_mentions, score_cross_document, score_documents
+
+    if not args.cross_document and (args.key_scope or args.response_scope):
+        raise UsageError("--key-scope and --response-scope need --cross-document")
+    what = "--cross-document" if args.cross_document else "mention tables"
+    for option, used in (
+        ("--per-document", args.per_document),
+        ("--regimes", args.regimes),
+        ("--bootstrap", args.bootstrap is not None),
+        ("--show-alignment", args.show_alignment),
+        ("--doc", args.doc),
+        ("--format perl", args.format == "perl"),
+    ):
+        if used:
+            raise UsageError(f"{option} is not available with {what}")
+    key = read_mentions(args.key, format=args.key_format, side="key")
+    response = read_mentions(args.response, format=args.response_format, side="response")
+    options = {"key": args.key, "response": args.response}
+    if args.cross_document:
+        result = score_cross_document(
+            key,
+            response,
+            metrics=metrics,
+            key_scope=args.key_scope or "global",
+            response_scope=args.response_scope or "global",
+            duplicates=args.duplicates,
+            setup=setup,
+            options=options,
+        )
+    else:
+        result = score_documents(
+            key, response, metrics=metrics, duplicates=args.duplicates, setup=setup, options=options
+        )
+    _warn(result.warnings, args.quiet)
+    sys.stdout.write(_render(result, args.format, metrics, False))
+    return EXIT_OK
+
+
 def _with_bootstrap(
     result: ScoreResult, args: argparse.Namespace, setup: EvaluationSetup
 ) -> ScoreResult:
@@ -507,16 +709,40 @@ def _add_bootstrap(out: str, result: ScoreResult, args: argparse.Namespace) -> s
     return out + "\n" + format_bootstrap(intervals, fmt)
 
 
-def _system_name(path: str, taken: Any) -> str:
-    """The file name without directory and extensions, made unique."""
-    name = os.path.basename(path).split(".")[0] or path
-    return name if name not in taken else f"{name}-{len(taken) + 1}"
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Short, unique names for system files: what tells their file names apart.
+
+    The dot-separated parts of the file names that every file shares (the
+    split, the extension) are dropped, so ``test.resp_xrenner.conll`` and
+    ``test.key_ontogum.conll`` become ``resp_xrenner`` and ``key_ontogum``;
+    files with the same name are told apart by their folders.
+    """
+    parts = [os.path.basename(os.path.normpath(p)).split(".") for p in paths]
+    shared = set(parts[0]).intersection(*parts[1:]) if len(parts) > 1 else set(parts[0][1:])
+    names = [".".join(x for x in ps if x not in shared) or ps[0] for ps in parts]
+    if len(set(names)) < len(names):
+        folders = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in paths]
+        names = [f"{folder}/{name}" for folder, name in zip(folders, names)]
+    unique: list[str] = []
+    for name in names:
+        unique.append(name if name not in unique else f"{name}-{len(unique) + 1}")
+    return unique
+
+
+def _names_option(value: str | None, count: int) -> list[str] | None:
+    if value is None:
+        return None
+    names = [n.strip() for n in value.split(",")]
+    if len(names) != count or not all(names) or len(set(names)) != count:
+        raise UsageError(f"--names needs {count} distinct comma-separated names, got {value!r}")
+    return names
 
 
 def _compare(args: argparse.Namespace) -> int:
     from .io import read_corpus
     from .report.stats import format_ranking
     from .scorer import score_corpora
+    from .signature import make_signature
     from .stats import compare_systems
 
     if len(args.systems) < 2:
@@ -525,14 +751,15 @@ def _compare(args: argparse.Namespace) -> int:
         raise UsageError("--trials must be >= 1 and --alpha between 0 and 1")
     key = read_corpus(args.key, side="key")
     statistics: dict[str, Any] = {}
-    metrics = args.metric or ["conll"]
-    if args.rank_by not in ("conll",):
-        metrics = [*metrics, args.rank_by]
-    for path in args.systems:
+    # Every asked metric is tested and shown; the ranking metric is always among them.
+    metrics = list(dict.fromkeys(args.metric or ["conll"]))
+    if args.rank_by not in metrics:
+        metrics.append(args.rank_by)
+    names = _names_option(args.names, len(args.systems)) or system_names(args.systems)
+    for name, path in zip(names, args.systems):
         response = read_corpus(path, side="response")
         result = score_corpora(key, response, metrics=metrics, duplicates=args.duplicates)
         _warn(result.warnings, args.quiet)
-        name = _system_name(path, statistics)
         statistics[name] = result.document_statistics
     ranking = compare_systems(
         statistics,
@@ -541,8 +768,65 @@ def _compare(args: argparse.Namespace) -> int:
         trials=args.trials,
         seed=args.seed,
         test=args.test,
+        metrics=metrics,
     )
+    signature = make_signature(
+        metrics=metrics,
+        duplicates=args.duplicates,
+        significance=(args.test, args.trials, args.seed, args.alpha),
+    )
+    ranking = dataclasses.replace(ranking, signature=signature)
     _emit(format_ranking(ranking, fmt=args.format), args)
+    return EXIT_OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .io import read_corpus
+    from .metrics import resolve_metrics
+    from .regimes import EvaluationSetup
+    from .report.html import collect_report
+
+    metrics = resolve_metrics(args.metric)
+    if args.bootstrap < 0 or not 0 < args.ci < 100:
+        raise UsageError("--bootstrap needs N >= 0 and --ci a level between 0 and 100")
+    setup = EvaluationSetup.create(**_setup_options(args))
+    names = _names_option(args.names, len(args.responses)) or system_names(args.responses)
+    reading = _reading_options(args)
+    key = read_corpus(
+        args.key,
+        format=reading["key_format"],
+        side="key",
+        syntax=True,
+        head_column=reading["head_column"],
+        empty_nodes=reading["empty_nodes"],
+    )
+    responses = [
+        (
+            name,
+            read_corpus(
+                path,
+                format=reading["response_format"],
+                side="response",
+                syntax=setup.matching == "head",
+                head_column=reading["head_column"],
+                empty_nodes=reading["empty_nodes"],
+            ),
+        )
+        for name, path in zip(names, args.responses)
+    ]
+    report = collect_report(
+        key,
+        responses,
+        metrics=metrics,
+        duplicates=args.duplicates,
+        setup=setup,
+        bootstrap=args.bootstrap,
+        ci=args.ci,
+        seed=args.seed,
+        title=args.title,
+    )
+    _warn(report.warnings, args.quiet)
+    _emit(report.to_html(), args)
     return EXIT_OK
 
 
@@ -710,6 +994,7 @@ _COMMANDS = {
     "twins": _twins,
     "convert": _convert,
     "compare": _compare,
+    "report": _report,
     "analyze": _analyze,
     "lab": _lab,
 }
@@ -732,9 +1017,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     except UsageError as exc:
         command = getattr(args, "command", None) or _command_of(argv)
-        print(
-            f"corefscore: usage error: {exc} (see 'corefscore {command} --help')", file=sys.stderr
-        )
+        # A message that already points somewhere (e.g. 'corefscore metrics') needs no second hint.
+        hint = "" if "(see '" in str(exc) else f" (see 'corefscore {command} --help')"
+        print(f"corefscore: usage error: {exc}{hint}", file=sys.stderr)
         return EXIT_USAGE
     except CorefScoreError as exc:
         print(f"corefscore: error: {exc}", file=sys.stderr)

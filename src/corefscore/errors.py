@@ -30,5 +30,24 @@ class InputError(CorefScoreError):
         return where + self.message
 
 
+def shown(text: str, limit: int = 60) -> str:
+    """``repr(text)`` for an error message, cut to about ``limit`` characters.
+
+    A message echoes the offending text so that the user can find it, but a
+    malformed field can be a whole 100 MB line: the message must stay one
+    readable line.
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` itself (e.g. JSON) for an error message, cut like :func:`shown`."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
 class UsageError(CorefScoreError):
     """An option or argument that makes no sense (unknown metric, bad policy name...)."""

@@ -24,11 +24,14 @@ def make_signature(
     duplicates: str,
     setup: EvaluationSetup | None = None,
     bootstrap: tuple[int, int | None, float] | None = None,
+    significance: tuple[str, int, int | None, float] | None = None,
 ) -> str:
     """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``.
 
     With ``bootstrap=(n, seed, ci)``, a ``bootstrap:`` field before ``compat``
-    states the resamples, the interval and the seed.
+    states the resamples, the interval and the seed. With
+    ``significance=(test, trials, seed, alpha)``, a ``test:`` field states the
+    paired test of ``corefscore compare`` (Holm-corrected).
     """
     from .regimes import EvaluationSetup
 
@@ -46,4 +49,8 @@ def make_signature(
     if bootstrap is not None:
         n, seed, ci = bootstrap
         fields.insert(-2, ("bootstrap", f"{n}@{ci:g}%,seed={seed if seed is not None else 'none'}"))
+    if significance is not None:
+        test, trials, seed, alpha = significance
+        seed_text = seed if seed is not None else "none"
+        fields.insert(-2, ("test", f"{test}:{trials},seed={seed_text},alpha={alpha:g},holm"))
     return "|".join(f"{k}:{v}" for k, v in fields)

@@ -208,6 +208,8 @@ class Ranking:
     seed: int | None
     documents: int
     scores: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: What produced the statistics (set by the caller who scored the systems).
+    signature: str = ""
 
     def pair(self, a: str, b: str) -> PairComparison:
         for p in self.pairs:
@@ -225,6 +227,7 @@ class Ranking:
             "trials": self.trials,
             "seed": self.seed,
             "documents": self.documents,
+            "signature": self.signature,
             "systems": [s.to_dict() for s in self.systems],
             "pairs": [p.to_dict() for p in self.pairs],
             "scores": self.scores,

@@ -116,7 +116,10 @@ def test_duplicate_document_id_and_bad_bytes(tmp_path: Path) -> None:
     path.write_bytes(b'{\n"a":\n"\xff"}')
     with pytest.raises(InputError) as err:
         read_json_clusters(path)
-    assert (err.value.line, err.value.message) == (3, "not UTF-8 text")
+    assert (err.value.line, err.value.message) == (
+        3,
+        "not valid UTF-8 (byte 0xff); convert the file to UTF-8",
+    )
 
 
 def test_write_exact_text() -> None:
@@ -197,7 +200,7 @@ def test_corrupt_gzip_is_an_input_error(tmp_path: Path) -> None:
     path.write_bytes(data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:])
     with pytest.raises(InputError) as err:
         read_json_clusters(path)
-    assert err.value.message.startswith("cannot read file (Error -3 while decompressing")
+    assert err.value.message.startswith("gzip data is corrupt (Error -3 while decompressing")
     assert err.value.path == str(path)
 
 

@@ -197,7 +197,10 @@ def test_non_utf8_and_missing_file(tmp_path: Path) -> None:
     path.write_bytes(json.dumps(OK).encode() + b"\n\xff\xfe\n")
     with pytest.raises(InputError) as err:
         read_jsonlines(path)
-    assert (err.value.line, err.value.message) == (2, "not UTF-8 text (byte 0 of the line)")
+    assert (err.value.line, err.value.message) == (
+        2,
+        "not valid UTF-8 (byte 0xff, column 1); convert the file to UTF-8",
+    )
     with pytest.raises(InputError) as err:
         read_jsonlines(tmp_path / "missing.jsonlines")
     assert err.value.message == "no such file"
@@ -326,8 +329,8 @@ def test_corrupt_gzip_is_an_input_error(tmp_path: Path) -> None:
     path.write_bytes(data[:20] + bytes(b ^ 0x55 for b in data[20:60]) + data[60:])
     with pytest.raises(InputError) as err:
         read_jsonlines(path)
-    assert err.value.message.startswith("cannot read file (Error -3 while decompressing")
+    assert err.value.message.startswith("gzip data is corrupt (Error -3 while decompressing")
     path.write_bytes(data[:40])
     with pytest.raises(InputError) as err:
         read_jsonlines(path)
-    assert err.value.message.startswith("cannot read file (Compressed file ended")
+    assert err.value.message.startswith("gzip data is truncated (Compressed file ended")

@@ -28,15 +28,15 @@ import corefscore
 from corefscore.scorer import CorefScorer
 
 from .. import oracle
-from ..conftest import SHARED, shared_path
+from ..conftest import SHARED, examples, shared_path
 
 Clusters = list[list[tuple[int, int]]]
 Corpus = dict[str, Clusters]
 
 POLICIES = ("default", "first", "reference")
 BIT_IDENTICAL = ("bcub", "lea")  # per-document numerators, same additions in the same order
-SETTINGS = settings(max_examples=250, deadline=None)
-CORPUS_SETTINGS = settings(max_examples=80, deadline=None)
+SETTINGS = settings(max_examples=examples(250), deadline=None)
+CORPUS_SETTINGS = settings(max_examples=examples(80), deadline=None)
 
 # ---------------------------------------------------------------------------------------------
 # Strategies

@@ -2,7 +2,9 @@
 
 The metric list is read from the registry, so a new metric is covered as
 soon as it is registered. Metrics that need mention facts (ACE-value) get
-generated entity types and mention levels.
+generated entity types and mention levels. The stricter invariants (bit-identical
+document order and merging, additivity, MUC/LEA without a correct link, CEAF
+optimality) are in test_invariants.py.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from hypothesis import strategies as st
 
 import corefscore
 from corefscore.metrics import REGISTRY
+
+from ..conftest import examples
 
 NAMES = list(REGISTRY)
 TYPES = ("PER", "ORG", "GPE")
@@ -53,7 +57,7 @@ def _bounded(name: str) -> bool:
     return name != "ace-value"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(documents(), documents())
 @pytest.mark.parametrize("name", NAMES)
 def test_recall_precision_f1_lie_in_0_1(name: str, key: Any, response: Any) -> None:
@@ -65,7 +69,7 @@ def test_recall_precision_f1_lie_in_0_1(name: str, key: Any, response: Any) -> N
             assert 0 <= value <= 1 + 1e-12
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(documents(min_entities=2))
 @pytest.mark.parametrize("name", NAMES)
 def test_identical_key_and_response_score_1(name: str, key: Any) -> None:
@@ -76,7 +80,7 @@ def test_identical_key_and_response_score_1(name: str, key: Any) -> None:
     assert score.f1 == pytest.approx(1.0), (name, key)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(documents(), documents())
 @pytest.mark.parametrize("name", [n for n in NAMES if REGISTRY[n].symmetric])
 def test_swapping_key_and_response_swaps_recall_and_precision(
@@ -90,7 +94,7 @@ def test_swapping_key_and_response_swaps_recall_and_precision(
     assert backward.precision == pytest.approx(forward.recall, abs=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(documents(), documents()), min_size=2, max_size=4), st.randoms())
 @pytest.mark.parametrize("name", NAMES)
 def test_document_order_and_entity_ids_do_not_matter(

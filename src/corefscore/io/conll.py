@@ -24,9 +24,9 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
-from .files import open_binary
+from .files import check_line_ends, open_binary
 
 _BEGIN = re.compile(r"#\s*begin document\b(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -40,14 +40,23 @@ _FIELD_CACHE: dict[bytes, _Parsed] = {}
 
 
 def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
+    # One-item fields (most unique fields: the cache cannot help them) skip the
+    # regular expression; str.isdecimal() accepts exactly what \d matches.
+    if field[:1] == "(":
+        if field[-1:] == ")" and field[1:-1].isdecimal():
+            return (field[1:-1],), (), (), ()
+        if field[1:].isdecimal():
+            return (), (field[1:],), (), ()
+    elif field[-1:] == ")" and field[:-1].isdecimal():
+        return (), (), (field[:-1],), ()
     singles: list[str] = []
     opens: list[str] = []
     closes: list[str] = []
     skipped: list[str] = []
     pos = 0
-    for m in _ITEM.finditer(field):
-        if m.start() != pos:
-            break
+    # Item by item from the start: a search (finditer) would scan a whole
+    # malformed field, which can be a 100 MB line, for a later match.
+    while m := _ITEM.match(field, pos):
         pos = m.end()
         if m.group(3) is not None:
             singles.append(m.group(3))
@@ -67,7 +76,7 @@ def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
             skipped.append(m.group(0))
     if pos != len(field):
         raise InputError(
-            f"bad coreference field {field!r}: expected '-', '_' or items like "
+            f"bad coreference field {shown(field)}: expected '-', '_' or items like "
             "'(12', '12)', '(12)' joined by '|' (entity ids are non-negative integers)",
             path=source,
             line=lineno,
@@ -177,8 +186,8 @@ class _DocumentBuilder:
             stack = self.open.get(label)
             if not stack:
                 raise InputError(
-                    f"closing bracket '{label})' without an opening '({label}' "
-                    f"in document {self.doc_id!r}",
+                    f"closing bracket {shown(label + ')')} without an opening "
+                    f"{shown('(' + label)} in document {self.doc_id!r}",
                     path=self.source,
                     line=lineno,
                 )
@@ -196,7 +205,7 @@ class _DocumentBuilder:
         if unclosed:
             lineno, token, label = min(unclosed)
             raise InputError(
-                f"mention '({label}' opened here (token {token}) is never closed "
+                f"mention {shown('(' + label)} opened here (token {token}) is never closed "
                 f"in document {self.doc_id!r}",
                 path=self.source,
                 line=lineno,
@@ -235,7 +244,8 @@ class _Lines:
         first = data[np.minimum(starts, max(len(data) - 1, 0))]
         comment = (first == 35) & (length > 0)  # "#"
         # "\t-" always ends a "-" field; " -" only in a file without tabs.
-        separator = 9 if b"\t" in block else 32
+        self.has_tab = b"\t" in block
+        separator = 9 if self.has_tab else 32
         self.fast = (length >= 2) & (last == 45) & (before == separator) & ~comment
         self.starts = starts
         self.ends = ends
@@ -301,22 +311,29 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
         if first_block:
             block = _check_start(block, source)
             first_block = False
+            if not block:
+                continue  # a byte-order mark alone: nothing to read (found by fuzzing)
         _validate_text(block, source, offset)
         lines = _Lines(block)
-        starts = lines.starts.tolist()
-        ends = lines.ends.tolist()
-        before = lines.tokens_before.tolist()
+        visit = lines.visit
+        # Only the visited lines' facts become Python ints (most lines are skipped).
+        visited_lines = zip(
+            visit.tolist(),
+            lines.starts[visit].tolist(),
+            lines.ends[visit].tolist(),
+            lines.tokens_before[visit].tolist(),
+        )
+        has_tab = lines.has_tab
         lo = 0  # first line of the block not yet known to be inside a document
-        for k in lines.visit.tolist():
+        for k, start, end, before_k in visited_lines:
             if doc is None and lines.fast_in(lo, k):
                 _outside_document(source, offset + _first_fast(lines, lo, k) + 1, bool(documents))
             lineno = offset + k + 1
             if doc is not None:
-                start, end = starts[k], ends[k]
                 if block[start] == 35:  # "#"
                     line = block[start:end].decode("utf-8")
                     if _END.search(line):
-                        close(doc, tokens + before[k] - base - blank)
+                        close(doc, tokens + before_k - base - blank)
                         doc = None
                         lo = k + 1
                     elif _BEGIN.match(line):
@@ -327,7 +344,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                             line=lineno,
                         )
                     continue  # a comment line, not a token
-                tab = block.rfind(b"\t", start, end)
+                tab = block.rfind(b"\t", start, end) if has_tab else -1
                 if tab >= 0:
                     raw = block[tab + 1 : end].strip()
                     if not raw:
@@ -335,7 +352,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                             blank += 1
                             continue
                         visited += 1
-                        token = tokens + before[k] - base - blank
+                        token = tokens + before_k - base - blank
                         doc.pending.append((token, lineno, block[start:end].decode("utf-8")))
                         continue
                     doc.all_tab = False
@@ -349,9 +366,9 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 visited += 1
                 if raw == b"-" or raw == b"_":
                     continue
-                doc.add_field(raw, tokens + before[k] - base - blank, lineno)
+                doc.add_field(raw, tokens + before_k - base - blank, lineno)
                 continue
-            line = block[starts[k] : ends[k]].decode("utf-8")
+            line = block[start:end].decode("utf-8")
             if line.isspace():
                 lo = k + 1
                 continue
@@ -360,7 +377,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 match = _BEGIN.match(line)
                 if match:
                     doc = _DocumentBuilder(match.group(1).strip(), lineno, source, warnings)
-                    base, blank, visited = tokens + before[k], 0, 0
+                    base, blank, visited = tokens + before_k, 0, 0
                     continue
                 if _END.search(line):
                     raise InputError(
@@ -368,12 +385,11 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                     )
                 continue
             _outside_document(source, lineno, bool(documents))
-        if doc is None and lines.fast_in(lo, len(ends)):
-            _outside_document(
-                source, offset + _first_fast(lines, lo, len(ends)) + 1, bool(documents)
-            )
-        offset += len(ends)
-        tokens += before[-1]
+        nlines = len(lines.ends)
+        if doc is None and lines.fast_in(lo, nlines):
+            _outside_document(source, offset + _first_fast(lines, lo, nlines) + 1, bool(documents))
+        offset += nlines
+        tokens += int(lines.tokens_before[-1])
     if doc is not None:
         warnings.append(
             f"{source}: document {doc.doc_id!r} has no '#end document'; read to the end of the file"
@@ -397,6 +413,7 @@ def _check_start(block: bytes, source: str) -> bytes:
         raise InputError(
             "file is UTF-16 (byte-order mark found); convert it to UTF-8", path=source, line=1
         )
+    check_line_ends(block, source)
     if block.startswith(b"\xef\xbb\xbf"):
         return block[3:]
     return block
@@ -406,6 +423,8 @@ def _validate_text(block: bytes, source: str, offset: int) -> None:
     if b"\x00" in block:
         line = offset + block[: block.index(b"\x00")].count(b"\n") + 1
         raise InputError("binary data (NUL byte); not a text file", path=source, line=line)
+    if block.isascii():
+        return  # valid UTF-8, and far cheaper to check than decoding
     try:
         block.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -529,8 +548,10 @@ def _walk(
         yield doc_id, builder
 
 
-# First bytes of a line that is not a plain token line (or may not be).
-_SPECIAL_START = frozenset({b"", b"#", b"\r", b" ", b"\t"})
+# First bytes of a line that is not a plain token line (or may not be). The
+# coreference pass counts a line of ASCII white space only, vertical tab and
+# form feed included, as a sentence break: so must this pass (found by fuzzing).
+_SPECIAL_START = frozenset({b"", b"#", b"\r", b" ", b"\t", b"\x0b", b"\x0c"})
 
 
 def _is_number(value: str) -> bool:

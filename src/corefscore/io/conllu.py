@@ -46,9 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
 from .conll import iter_blocks
+from .files import check_line_ends
 
 DEFAULT_ATTRIBUTES = ("eid", "etype", "head", "other")
 
@@ -173,12 +174,14 @@ def _file_blocks(path: str, reader: _Reader) -> Iterator[bytes]:
                     path=path,
                     line=1,
                 )
+            check_line_ends(block, path)
             block = block.removeprefix(b"\xef\xbb\xbf")
             if not block:
                 reader.lines([""])  # the file was a byte-order mark alone: one empty line
                 continue
         try:
-            block.decode("utf-8")
+            if not block.isascii():  # ASCII is valid UTF-8, and far cheaper to check
+                block.decode("utf-8")
         except UnicodeDecodeError as exc:
             bad_line = block.rfind(b"\n", 0, exc.start) + 1
             if bad_line:
@@ -202,7 +205,9 @@ def _id_kind(word_id: str, source: str, lineno: int) -> int:
     if "-" in word_id:
         a, _, b = word_id.partition("-")
         if not (a.isdigit() and b.isdigit()):
-            raise InputError(f"bad token ID {word_id!r}", path=source, line=lineno)
+            raise InputError(
+                f"bad token ID {word_id!r}: expected N, N-M or N.K", path=source, line=lineno
+            )
         return _RANGE
     a, dot, b = word_id.partition(".")
     if not (a.isascii() and a.isdigit()) or (dot and not (b.isascii() and b.isdigit())):
@@ -453,8 +458,8 @@ class _DocumentBuilder:
                 stop = value.find(")", pos)
                 if stop < 0 or "(" in value[pos:stop]:
                     raise self.error(
-                        f"bad Entity= value {value!r}: {value[pos:]!r} is neither an opening "
-                        "'(eid-...' nor a closing 'eid)' chunk",
+                        f"bad Entity= value {shown(value)}: {shown(value[pos:])} is neither an "
+                        "opening '(eid-...' nor a closing 'eid)' chunk",
                         lineno,
                     )
                 body = value[pos:stop]
@@ -463,7 +468,8 @@ class _DocumentBuilder:
                 # attributes after the id, which carry nothing new.
                 if not match or (match.end() < len(body) and body[match.end()] != "-"):
                     raise self.error(
-                        f"bad closing chunk {body + ')'!r} in Entity= value {value!r}", lineno
+                        f"bad closing chunk {shown(body + ')')} in Entity= value {shown(value)}",
+                        lineno,
                     )
                 self.close_mention(match.group(1), match.group(2), node, lineno)
                 pos = stop + 1
@@ -474,7 +480,7 @@ class _DocumentBuilder:
         match = _PART.fullmatch(marker)
         if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
             raise self.error(
-                f"bad discontinuous part marker {marker!r} of entity {eid!r}: expected "
+                f"bad discontinuous part marker {shown(marker)} of entity {shown(eid)}: expected "
                 "'[i/n]' with 1 <= i <= n",
                 lineno,
             )
@@ -484,7 +490,7 @@ class _DocumentBuilder:
         match = _EID.match(body)
         if not match or (match.end() < len(body) and body[match.end()] != "-"):
             raise self.error(
-                f"bad opening chunk {'(' + body!r} in Entity= value {value!r}: expected "
+                f"bad opening chunk {shown('(' + body)} in Entity= value {shown(value)}: expected "
                 "'(eid' followed by '-'-separated attributes",
                 lineno,
             )
@@ -523,7 +529,8 @@ class _DocumentBuilder:
         stack = self.open.get(key)
         if not stack:
             raise self.error(
-                f"closing bracket '{key})' without an opening '({key}' in document {self.doc_id!r}",
+                f"closing bracket {shown(key + ')')} without an opening {shown('(' + key)} "
+                f"in document {self.doc_id!r}",
                 lineno,
             )
         start, open_line, attributes = stack.pop()
@@ -537,7 +544,7 @@ class _DocumentBuilder:
             pending = self.discontinuous[(eid, total)] = _Mention(eid, None, open_line, total)
         if index in pending.parts:
             raise self.error(
-                f"part {index}/{total} of a discontinuous mention of entity {eid!r} appears "
+                f"part {index}/{total} of a discontinuous mention of entity {shown(eid)} appears "
                 "twice before the mention is complete",
                 lineno,
             )
@@ -550,7 +557,7 @@ class _DocumentBuilder:
             ranges = [pending.parts[i] for i in range(1, total + 1)]
             if any(b[0] <= a[1] for a, b in pairwise(ranges)):
                 raise self.error(
-                    f"the parts of a discontinuous mention of entity {eid!r} overlap or are "
+                    f"the parts of a discontinuous mention of entity {shown(eid)} overlap or are "
                     "out of order",
                     lineno,
                 )
@@ -630,7 +637,7 @@ class _DocumentBuilder:
 
     def head_error(self, raw: str, eid: str, size: int, line: int) -> InputError:
         return self.error(
-            f"head {raw!r} of a mention of entity {eid!r} is not a position within "
+            f"head {shown(raw)} of a mention of entity {shown(eid)} is not a position within "
             f"its {size} node(s) (1-based)",
             line,
         )
@@ -640,7 +647,8 @@ class _DocumentBuilder:
         if unclosed:
             lineno, key = min(unclosed)
             raise self.error(
-                f"mention '({key}' opened here is never closed in document {self.doc_id!r}",
+                f"mention {shown('(' + key)} opened here is never closed "
+                f"in document {self.doc_id!r}",
                 lineno,
             )
         if self.discontinuous:

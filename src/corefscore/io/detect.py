@@ -62,7 +62,8 @@ def format_from_content(head: bytes) -> str | None:
         return "sgml"
     if stripped.startswith("{"):
         first = stripped.split("\n", 1)[0]
-        if '"doc_key"' in first and first.rstrip().endswith("}"):
+        # A first line longer than the sniffed bytes is cut: it cannot end in "}".
+        if '"doc_key"' in first and (first.rstrip().endswith("}") or "\n" not in stripped):
             return "jsonl"
         return "json"
     if re.search(r"^#\s*(?:newdoc|sent_id|global\.Entity|text)\b", text, re.M):
@@ -83,7 +84,15 @@ def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
             head = handle.read(_SNIFF_BYTES)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read file ({exc})", path=os.fspath(path)) from None
-    found = format_from_content(head) or format_from_name(path)
+    named = format_from_name(path)
+    found = format_from_content(head) or named
+    if found == "json" and named == "jsonl":
+        # Content tells JSON from other formats, but not a jsonlines file whose
+        # first line lacks "doc_key" from JSON clusters: the name does.
+        found = named
+    if found is None and b"\x00" in head:
+        line = head[: head.index(b"\x00")].count(b"\n") + 1
+        raise InputError("binary data (NUL byte); not a text file", path=os.fspath(path), line=line)
     if found is None:
         raise InputError(
             f"cannot tell the format of this {side} file from its name or first lines; "

@@ -13,6 +13,37 @@ from typing import IO
 from ..errors import InputError
 
 _GZIP_MAGIC = b"\x1f\x8b"
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+class _GzipInput(gzip.GzipFile):
+    """A gzip stream whose corrupt or truncated data is an :class:`InputError`.
+
+    Every reader reads through here, so each need not know what gzip,
+    zlib and EOF errors look like.
+    """
+
+    def _failed(self, exc: Exception) -> InputError:
+        cause = "truncated" if isinstance(exc, EOFError) else "corrupt"
+        return InputError(f"gzip data is {cause} ({exc})", path=str(self.name))
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            return super().read(size)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            raise self._failed(exc) from None
+
+    def read1(self, size: int = -1) -> bytes:
+        try:
+            return super().read1(size)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            raise self._failed(exc) from None
+
+    def readline(self, size: int | None = -1) -> bytes:
+        try:
+            return super().readline(size)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+            raise self._failed(exc) from None
 
 
 def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
@@ -30,8 +61,30 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
     if magic == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=handle, mode="rb")
+        return _GzipInput(filename=name, fileobj=handle, mode="rb")
+    if magic in _UTF16_MARKS:
+        handle.close()
+        raise InputError(
+            "file is UTF-16 (byte-order mark found); convert it to UTF-8", path=name, line=1
+        )
     return handle
+
+
+def check_line_ends(first_block: bytes, path: str) -> None:
+    """Refuse a line-based file whose lines end in a lone CR (classic Mac OS).
+
+    Read by LF, such a file is one long line: a CoNLL file would become one
+    empty document named after all its text, scored silently as nothing.
+    Only the first line is looked at, so this costs nothing on a large file.
+    """
+    newline = first_block.find(b"\n")
+    first_line = first_block if newline < 0 else first_block[:newline]
+    if b"\r" in first_line.rstrip(b"\r"):
+        raise InputError(
+            "lines end in CR alone (classic Mac OS line ends); convert them to LF or CRLF",
+            path=path,
+            line=1,
+        )
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

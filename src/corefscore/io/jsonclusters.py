@@ -26,6 +26,7 @@ from typing import IO, Any
 from ..errors import InputError
 from ..model import Corpus, Document, document_from_clusters
 from .files import open_binary, open_text_output
+from .jsonlines import json_number_problem
 
 
 def read_json_clusters(path: str | os.PathLike[str]) -> Corpus:
@@ -70,24 +71,41 @@ class _Stream:
         self.buf = ""
         self.pos = 0
         self.lines_before = 0  # newlines in text already dropped from the buffer
+        self.column_before = 0  # characters of the buffer's first line already dropped
         self.done = False
 
-    def more(self) -> bool:
-        """Append the next chunk to the buffer; False at the end of the file."""
-        if self.done:
-            return False
-        chunk = next(self.chunks, None)
-        try:
-            if chunk is None:
-                self.done = True
-                self.buf += self.decoder.decode(b"", final=True)
-                return False
-            self.buf += self.decoder.decode(chunk)
-        except UnicodeDecodeError as exc:
-            before = (chunk or b"")[: exc.start].count(b"\n")
-            line = self.lines_before + self.buf.count("\n") + before + 1
-            raise InputError("not UTF-8 text", path=self.source, line=line) from None
-        return True
+    def more(self, at_least: int = 1) -> bool:
+        """Append chunks until ``at_least`` characters came; False at the end of the file.
+
+        The chunks are joined before they join the buffer: appending them one
+        by one would copy a huge buffer once per chunk.
+        """
+        parts: list[str] = []
+        size = 0
+        came = False
+        while size < at_least and not self.done:
+            chunk = next(self.chunks, None)
+            try:
+                if chunk is None:
+                    self.done = True
+                    text = self.decoder.decode(b"", final=True)
+                else:
+                    came = True
+                    text = self.decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                before = (chunk or b"")[: exc.start].count(b"\n")
+                held = self.buf.count("\n") + sum(p.count("\n") for p in parts)
+                bad = (chunk or b"")[exc.start : exc.start + 1].hex() or "end"
+                raise InputError(
+                    f"not valid UTF-8 (byte 0x{bad}); convert the file to UTF-8",
+                    path=self.source,
+                    line=self.lines_before + held + before + 1,
+                ) from None
+            parts.append(text)
+            size += len(text)
+        if parts:
+            self.buf += "".join(parts)
+        return came
 
     def line(self) -> int:
         return self.lines_before + self.buf.count("\n", 0, self.pos) + 1
@@ -103,7 +121,12 @@ class _Stream:
                 return ""
 
     def drop_consumed(self) -> None:
-        self.lines_before += self.buf.count("\n", 0, self.pos)
+        newlines = self.buf.count("\n", 0, self.pos)
+        if newlines:
+            self.column_before = self.pos - self.buf.rfind("\n", 0, self.pos) - 1
+        else:
+            self.column_before += self.pos
+        self.lines_before += newlines
         self.buf = self.buf[self.pos :]
         self.pos = 0
 
@@ -114,15 +137,25 @@ class _Stream:
                 value, end = decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
                 incomplete = exc.pos >= len(self.buf) - 1 or exc.msg.startswith("Unterminated")
-                if incomplete and self.more():
+                # Doubling what is buffered keeps a huge value linear: each
+                # retry parses it again from its start.
+                if incomplete and self.more(len(self.buf) - self.pos):
                     continue
                 line = self.lines_before + exc.lineno
-                raise InputError(
-                    f"invalid JSON: {exc.msg} (column {exc.colno})", path=self.source, line=line
-                ) from None
+                column = exc.colno + (self.column_before if exc.lineno == 1 else 0)
+                problem = (
+                    "the file ends inside a JSON value (truncated?)"
+                    if incomplete and not self.buf[exc.pos :].strip()
+                    else f"{exc.msg} (column {column})"
+                )
+                raise InputError(f"invalid JSON: {problem}", path=self.source, line=line) from None
             except RecursionError:
                 raise InputError(
                     "invalid JSON: nested too deeply", path=self.source, line=self.line()
+                ) from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise InputError(
+                    f"invalid JSON: {json_number_problem(exc)}", path=self.source, line=self.line()
                 ) from None
             self.pos = end
             return value
@@ -175,7 +208,10 @@ def _parse(chunks: Iterator[bytes], source: str) -> Corpus:
             try:
                 doc = document_from_clusters(doc_id, clusters, side="JSON")
             except InputError as exc:
-                raise InputError(exc.message, path=source, line=line) from None
+                hint = ""
+                if doc_id == "doc_key":
+                    hint = " (this looks like jsonlines, one document per line: use format jsonl)"
+                raise InputError(exc.message + hint, path=source, line=line) from None
             documents[doc_id] = replace(doc, source=source)
             first_line[doc_id] = line
             stream.drop_consumed()

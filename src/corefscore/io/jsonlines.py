@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from typing import IO, Any
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, clip
 from ..model import Corpus, Document, Span, Syntax
 from .files import open_binary, open_text_output
 
@@ -90,7 +90,10 @@ def _read(lines: Iterable[bytes], source: str, fields: tuple[str | None, ...]) -
             text = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(
-                f"not UTF-8 text (byte {exc.start} of the line)", path=source, line=lineno
+                f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}, column {exc.start + 1}); "
+                "convert the file to UTF-8",
+                path=source,
+                line=lineno,
             ) from None
         if not text.strip():
             continue
@@ -103,13 +106,19 @@ def _read(lines: Iterable[bytes], source: str, fields: tuple[str | None, ...]) -
             ) from None
         except RecursionError:
             raise InputError("invalid JSON: nested too deeply", path=source, line=lineno) from None
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            raise InputError(
+                f"invalid JSON: {json_number_problem(exc)}", path=source, line=lineno
+            ) from None
         if not isinstance(obj, dict):
             raise InputError(
                 f"expected a JSON object per line, got {_kind(obj)}", path=source, line=lineno
             )
         doc_id = obj.get("doc_key")
         if not isinstance(doc_id, str) or not doc_id:
-            what = "missing" if doc_id is None else f"{doc_id!r} is not a non-empty string"
+            what = (
+                "missing" if doc_id is None else f"{clip(repr(doc_id))} is not a non-empty string"
+            )
             raise InputError(f"'doc_key' {what}", path=source, line=lineno)
         if doc_id in first_line:
             raise InputError(
@@ -131,6 +140,10 @@ def _read(lines: Iterable[bytes], source: str, fields: tuple[str | None, ...]) -
         for i, f in enumerate(chosen):
             assert f is not None
             documents[i][doc_id] = _document(obj[f], f, doc_id, syntax, n_tokens, source, lineno)
+    if not first_line:
+        # As for every other format: no document at all is an error, not an
+        # empty corpus (which scored as 0/0 as a key, or converted to nothing).
+        raise InputError("empty file", path=source, line=1)
     return [Corpus(documents=docs, source=source) for docs in documents]
 
 
@@ -188,7 +201,7 @@ def _document(
                 or not all(type(v) is int for v in span)
             ):
                 raise InputError(
-                    f"{where}: cluster {ci} has {json.dumps(span)}, "
+                    f"{where}: cluster {ci} has {clip(json.dumps(span))}, "
                     "not a [start, end] pair of integers",
                     path=source,
                     line=lineno,
@@ -222,6 +235,14 @@ def _document(
         syntax=syntax,
         token_count=len(syntax.words) if syntax is not None and syntax.words is not None else None,
     )
+
+
+def json_number_problem(exc: ValueError) -> str:
+    """What the JSON decoder's non-syntax error means, without Python's advice."""
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "an integer has too many digits (more than 4300)"
+    return text
 
 
 def _kind(value: Any) -> str:

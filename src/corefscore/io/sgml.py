@@ -271,6 +271,17 @@ class _Reader:
         if self.in_doc:
             raise self.error("<DOC> is not closed", self.doc.line)
         if not self.seen_doc:
+            if not self.doc.elements:
+                # Without any markup the file is not MUC SGML (e.g. a CoNLL file
+                # given with --key-format sgml): reading it as one document with
+                # no mention would score silently as all missed.
+                empty = not "".join(self.doc.pieces).strip()
+                raise self.error(
+                    "empty file"
+                    if empty and last_line == 1
+                    else "not MUC SGML: no <DOC> or <COREF> element in the file",
+                    1,
+                )
             self.finish(last_line)
         return Corpus(documents=self.documents, source=self.source, warnings=tuple(self.warnings))
 

@@ -31,6 +31,10 @@ from .base import Metric, ratio, sequential_sum
 # Components with more work than this (rows × rows × columns) go to SciPy;
 # below it the pure-Python solver is faster than importing SciPy.
 _SCIPY_WORK = 64_000
+# A component whose dense matrix would have more cells than this, and is mostly
+# empty, is solved as a sparse matching: memory then grows with the table's
+# cells, not with rows × columns (a random regrouping makes one huge component).
+_DENSE_CELLS = 100_000
 
 #: A similarity on entity sizes: (shared mentions, |K|, |R|) -> φ, elementwise.
 Similarity = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -160,6 +164,16 @@ def _solve_components(
         comp_cols = sorted({col_list[k] for k in members})
         ri = {r: i for i, r in enumerate(comp_rows)}
         ci = {c: i for i, c in enumerate(comp_cols)}
+        dense_cells = len(comp_rows) * len(comp_cols)
+        if dense_cells > _DENSE_CELLS and 8 * len(members) < dense_cells:
+            local_r = np.array([ri[row_list[k]] for k in members], dtype=np.int64)
+            local_c = np.array([ci[col_list[k]] for k in members], dtype=np.int64)
+            local_w = weights[np.array(members, dtype=np.int64)]
+            for i, j, w in _sparse_assignment(local_r, local_c, local_w, len(comp_rows)):
+                out_r.append(comp_rows[i])
+                out_c.append(comp_cols[j])
+                out_w.append(w)
+            continue
         matrix = [[0.0] * len(comp_cols) for _ in comp_rows]
         for k in members:
             matrix[ri[row_list[k]]][ci[col_list[k]]] = weight_list[k]
@@ -173,6 +187,43 @@ def _solve_components(
         np.array(out_c, dtype=np.int64),
         np.array(out_w, dtype=np.float64),
     )
+
+
+def _sparse_assignment(
+    rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows: int
+) -> list[tuple[int, int, float]]:
+    """Maximum-weight matching of a sparse bipartite graph: (row, column, weight).
+
+    Every row also gets its own zero-gain dummy column, so a full matching of
+    the rows always exists and leaving a row unaligned is allowed; costs are
+    ``top - weight`` (all positive), so the minimum-cost full matching is the
+    maximum-weight one.
+    """
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+    from scipy.sparse.csgraph import (  # type: ignore[import-untyped]
+        min_weight_full_bipartite_matching,
+    )
+
+    n_cols = int(cols.max()) + 1
+    top = float(weights.max()) + 1.0
+    dummy = np.arange(n_rows, dtype=np.int64)
+    graph = csr_matrix(
+        (
+            np.concatenate([top - weights, np.full(n_rows, top)]),
+            (np.concatenate([rows, dummy]), np.concatenate([cols, n_cols + dummy])),
+        ),
+        shape=(n_rows, n_cols + n_rows),
+    )
+    row_ind, col_ind = min_weight_full_bipartite_matching(graph)
+    real = col_ind < n_cols
+    row_ind, col_ind = row_ind[real], col_ind[real]
+    # The weights as given, not recovered from the costs (top - w loses bits).
+    cell_keys = rows * n_cols + cols
+    order = np.argsort(cell_keys, kind="stable")
+    found = order[np.searchsorted(cell_keys, row_ind * n_cols + col_ind, sorter=order)]
+    chosen = weights[found]
+    keep = chosen > 0
+    return list(zip(row_ind[keep].tolist(), col_ind[keep].tolist(), chosen[keep].tolist()))
 
 
 def _maximum_assignment(matrix: list[list[float]]) -> list[tuple[int, int]]:

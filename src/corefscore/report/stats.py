@@ -178,7 +178,13 @@ def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
         f"seed {ranking.seed}, Holm correction over {len(ranking.pairs)} pair(s), "
         f"{ranking.documents} documents)"
     )
+    if ranking.signature and fmt in ("text", "markdown"):
+        note += f"\n{ranking.signature}" if fmt == "text" else f"  `{ranking.signature}`"
     table = _table(headers, rows, fmt, title=title, note=note, numeric_from=2)
+    if ranking.signature and fmt == "latex":
+        return f"% {ranking.signature}\n{table}"
+    if ranking.signature and fmt == "csv":
+        return table + _table(["signature", ranking.signature], [], fmt, title="", note="")
     if fmt != "text":
         return table
     pair_rows = [
