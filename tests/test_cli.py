@@ -379,3 +379,26 @@ def test_analyze_and_lab_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     # Predicting a corpus from itself: the share-weighted sum of its own class scores.
     own = sum(c["share"] * c["muc_rc"]["f1"] for c in report["classes"].values() if c["count"])
     assert predicted == pytest.approx(own)
+
+
+def test_main_restores_the_garbage_collector(capsys: pytest.CaptureFixture[str]) -> None:
+    """main() pauses the cyclic collector for speed, and gives it back as it found it,
+    also when the run ends in an error."""
+    import gc
+
+    from corefscore.cli import main
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    key, response = str(examples / "key.conll"), str(examples / "response.conll")
+    assert gc.isenabled()
+    assert main(["score", key, response]) == 0
+    assert gc.isenabled()
+    assert main(["score", key, "/no/such/file"]) == 1
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert main(["score", key, response]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    capsys.readouterr()
