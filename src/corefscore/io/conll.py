@@ -155,9 +155,13 @@ class _DocumentBuilder:
     def entity(self, label: str) -> int:
         idx = self.index.get(label)
         if idx is None:
-            idx = self.index[label] = len(self.entities)
-            self.entities.append([])
-            self.lines.append([])
+            idx = self._new_entity(label)
+        return idx
+
+    def _new_entity(self, label: str) -> int:
+        idx = self.index[label] = len(self.entities)
+        self.entities.append([])
+        self.lines.append([])
         return idx
 
     def add_field(self, field: bytes, token: int, lineno: int) -> None:
@@ -174,15 +178,26 @@ class _DocumentBuilder:
                 )
         # Same order as the reference scorer's passes (single-token mentions,
         # then openings, then closings): it fixes entity and mention order.
+        # The lookups are inlined: this runs once per coreference field.
+        index = self.index
         for label in singles:
-            idx = self.entity(label)
+            idx = index.get(label)
+            if idx is None:
+                idx = self._new_entity(label)
             self.entities[idx].append((token, token))
             self.lines[idx].append(lineno)
         for label in opens:
-            self.entity(label)
-            self.open.setdefault(label, []).append((token, lineno))
+            if label not in index:
+                self._new_entity(label)
+            waiting = self.open.get(label)
+            if waiting is None:
+                self.open[label] = [(token, lineno)]
+            else:
+                waiting.append((token, lineno))
         for label in closes:
-            idx = self.entity(label)
+            idx = index.get(label)
+            if idx is None:
+                idx = self._new_entity(label)
             stack = self.open.get(label)
             if not stack:
                 raise InputError(
