@@ -704,24 +704,42 @@ def _score(
         warnings=warnings,
     )
     stats = score_tables(pair, names, blanc_scope=blanc_scope)
-    scores = combine(stats)
-    signature = make_signature(metrics=names, duplicates=duplicates, setup=setup)
-    if signature_scope is not None:
-        fields = signature.split("|")
-        compat = next(i for i, f in enumerate(fields) if f.startswith("compat:"))
-        fields.insert(compat, f"scope:{signature_scope}")
-        signature = "|".join(fields)
+    return columnar_result(
+        stats,
+        names=names,
+        duplicates=duplicates,
+        setup=setup,
+        scope=signature_scope,
+        options=options or {},
+        warnings=warnings,
+    )
+
+
+def columnar_result(
+    stats: Mapping[str, tuple[float, ...]],
+    *,
+    names: Sequence[str],
+    duplicates: str,
+    setup: EvaluationSetup,
+    scope: str | None,
+    options: Mapping[str, Any],
+    warnings: Sequence[str],
+    document_statistics: Mapping[str, Mapping[str, tuple[float, ...]]] | None = None,
+) -> ScoreResult:
+    """The result of corpus statistics from the columnar engine (or the Dask one):
+    ``scope`` is the signature's ``scope:`` field for cross-document scoring."""
+    scores = combine(dict(stats))
     opts: dict[str, Any] = {"metrics": list(names), "duplicates": duplicates}
     opts.update(setup.to_dict())
-    opts.update(options or {})
+    opts.update(options)
     return ScoreResult(
         metrics=scores,
         conll=conll_score(scores),
-        signature=signature,
+        signature=make_signature(metrics=names, duplicates=duplicates, setup=setup, scope=scope),
         options=opts,
         documents=None,
         warnings=tuple(warnings),
-        document_statistics=None,
+        document_statistics=None if document_statistics is None else dict(document_statistics),
     )
 
 

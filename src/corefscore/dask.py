@@ -795,30 +795,22 @@ def _cross_result(
     warnings: Sequence[str],
     options: Mapping[str, Any],
 ) -> ScoreResult:
-    """The result :func:`corefscore.crossdoc.score_cross_document` builds from ``stats``."""
-    from .columnar import combine
-    from .result import ScoreResult, conll_score
-    from .signature import make_signature
+    """The result :func:`corefscore.crossdoc.score_cross_document` builds from ``stats``;
+    the statistics are also kept under :data:`CROSS_DOCUMENT_ID`."""
+    from .crossdoc import columnar_result
 
-    names = [name for name, _ in plan.widths]
-    scores = combine(stats)
     scope = "cross-document"
     if scopes != ("global", "global"):
         scope += f"(key={scopes[0]},response={scopes[1]})"
-    fields = make_signature(metrics=names, duplicates=plan.duplicates, setup=plan.setup).split("|")
-    compat = next(i for i, f in enumerate(fields) if f.startswith("compat:"))
-    fields.insert(compat, f"scope:{scope}")
-    opts: dict[str, Any] = {"metrics": names, "duplicates": plan.duplicates}
-    opts.update(plan.setup.to_dict())
-    opts.update({"cross_document": True, "key_scope": scopes[0], "response_scope": scopes[1]})
-    opts.update(options)
-    return ScoreResult(
-        metrics=scores,
-        conll=conll_score(scores),
-        signature="|".join(fields),
-        options=opts,
-        documents=None,
-        warnings=tuple(warnings),
+    cross = {"cross_document": True, "key_scope": scopes[0], "response_scope": scopes[1]}
+    return columnar_result(
+        stats,
+        names=[name for name, _ in plan.widths],
+        duplicates=plan.duplicates,
+        setup=plan.setup,
+        scope=scope,
+        options={**cross, **options},
+        warnings=warnings,
         document_statistics={CROSS_DOCUMENT_ID: stats},
     )
 

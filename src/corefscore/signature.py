@@ -25,13 +25,15 @@ def make_signature(
     setup: EvaluationSetup | None = None,
     bootstrap: tuple[int, int | None, float] | None = None,
     significance: tuple[str, int, int | None, float] | None = None,
+    scope: str | None = None,
 ) -> str:
     """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``.
 
     With ``bootstrap=(n, seed, ci)``, a ``bootstrap:`` field before ``compat``
     states the resamples, the interval and the seed. With
     ``significance=(test, trials, seed, alpha)``, a ``test:`` field states the
-    paired test of ``corefscore compare`` (Holm-corrected).
+    paired test of ``corefscore compare`` (Holm-corrected). With ``scope``
+    (cross-document scoring), a ``scope:`` field says what was partitioned.
     """
     from .regimes import EvaluationSetup
 
@@ -49,6 +51,8 @@ def make_signature(
     if bootstrap is not None:
         n, seed, ci = bootstrap
         fields.insert(-2, ("bootstrap", f"{n}@{ci:g}%,seed={seed if seed is not None else 'none'}"))
+    if scope is not None:
+        fields.insert(-2, ("scope", scope))
     if significance is not None:
         test, trials, seed, alpha = significance
         seed_text = seed if seed is not None else "none"
