@@ -20,56 +20,16 @@ readings must agree (anything else is reported as a crash):
 
 from __future__ import annotations
 
-import dataclasses
-import os
-import sys
-import tempfile
-
 import atheris
 import numpy  # noqa: F401  # imported first so that only corefscore is instrumented
 
 with atheris.instrument_imports(include=["corefscore"]):
-    from corefscore.errors import CorefScoreError
     from corefscore.io import conll
     from corefscore.model import Corpus
 
-# One file per process (fork mode runs several), removed after each input:
-# libFuzzer ends the process without running Python's exit handlers.
-_TMP = os.path.join(
-    "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir(), "corefscore-fuzz"
-)
-os.makedirs(_TMP, exist_ok=True)
-_PATH = os.path.join(_TMP, f"input-{os.getpid()}.conll")
+from harness import coreference, input_path, outcome, run
 
-
-def _outcome(read: object, *args: object, **options: object) -> Corpus | CorefScoreError:
-    try:
-        result = read(*args, **options)  # type: ignore[operator]
-    except CorefScoreError as exc:
-        if len(str(exc).splitlines()) != 1:
-            raise AssertionError(f"error message is not one line: {str(exc)!r}") from exc
-        return exc
-    assert isinstance(result, Corpus)
-    return result
-
-
-def _coreference(corpus: Corpus) -> list[object]:
-    return [dataclasses.replace(doc, syntax=None) for doc in corpus.documents.values()]
-
-
-# The reader's parse caches are bounded by entry count, not by bytes: one
-# process reading millions of distinct fuzz lines fills them with long keys,
-# and libFuzzer would report the memory as a leak. Emptying them now and then
-# keeps the measure on one input's cost.
-_CACHES = ("_FIELD_CACHE",)
-_inputs = 0
-
-
-def _clear_caches() -> None:
-    for name in _CACHES:
-        cache = getattr(conll, name, None)
-        if isinstance(cache, dict):
-            cache.clear()
+_PATH = input_path(".conll")
 
 
 def _check_syntax_alignment(corpus: Corpus) -> None:
@@ -86,35 +46,18 @@ def _check_syntax_alignment(corpus: Corpus) -> None:
         assert all(end < n for entity in doc.entities for _, end in entity), "mention past words"
 
 
-def test_one_input(data: bytes) -> None:
-    try:
-        _check(data)
-    finally:
-        if os.path.exists(_PATH):
-            os.remove(_PATH)
-
-
-def _check(data: bytes) -> None:
-    global _inputs
-    _inputs += 1
-    if _inputs % 2000 == 0:
-        _clear_caches()
-    if not data:
-        return
-    flags, body = data[0], data[1:]
-    with open(_PATH, "wb") as handle:
-        handle.write(body)
-    plain = _outcome(conll.read_conll, _PATH)
+def _check(flags: int, body: bytes) -> None:
+    plain = outcome(conll.read_conll, _PATH)
     head_column = flags % 16 if flags & 16 else None
-    with_syntax = _outcome(conll.read_conll, _PATH, syntax=True, head_column=head_column)
+    with_syntax = outcome(conll.read_conll, _PATH, syntax=True, head_column=head_column)
     if isinstance(plain, Corpus):
         if isinstance(with_syntax, Corpus):
-            assert _coreference(plain) == _coreference(with_syntax), "syntax pass changed mentions"
+            assert coreference(plain) == coreference(with_syntax), "syntax pass changed mentions"
             _check_syntax_alignment(with_syntax)
     elif isinstance(with_syntax, Corpus):
         raise AssertionError(f"accepted with syntax=True, refused without: {plain}")
     block_size = 1 + (flags >> 5) * 7
-    blocks = _outcome(lambda: conll._read_blocks(conll.iter_blocks(_PATH, size=block_size), _PATH))
+    blocks = outcome(lambda: conll._read_blocks(conll.iter_blocks(_PATH, size=block_size), _PATH))
     if isinstance(plain, Corpus) != isinstance(blocks, Corpus):
         raise AssertionError(f"block size {block_size} changes the outcome: {plain!r} / {blocks!r}")
     if isinstance(plain, Corpus):
@@ -122,8 +65,7 @@ def _check(data: bytes) -> None:
 
 
 def main() -> None:
-    atheris.Setup(sys.argv, test_one_input)
-    atheris.Fuzz()
+    run(_check, path=_PATH, module=conll, caches=("_FIELD_CACHE",))
 
 
 if __name__ == "__main__":
