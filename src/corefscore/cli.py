@@ -152,16 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="score under every evaluation regime side by side (as given, singletons dropped, "
         "gold mentions, anaphoric only, nested removed)",
     )
-    p.add_argument(
-        "--bootstrap",
-        type=int,
-        metavar="N",
-        help="percentile confidence intervals from N resamples of the documents",
+    _add_bootstrap_options(
+        p, None, "percentile confidence intervals from N resamples of the documents"
     )
-    p.add_argument(
-        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
-    )
-    p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
     p.add_argument(
         "--show-alignment",
         nargs="?",
@@ -288,17 +281,9 @@ def _add_report_command(sub: Any) -> None:
     )
     _add_pair_options(r, responses=True)
     r.add_argument("-m", "--metric", action="append", metavar="NAME", help="metrics (all)")
-    r.add_argument(
-        "--bootstrap",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="resamples of the documents for the intervals (1000; 0 = no intervals)",
+    _add_bootstrap_options(
+        r, 1000, "resamples of the documents for the intervals (1000; 0 = no intervals)"
     )
-    r.add_argument(
-        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
-    )
-    r.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
     r.add_argument(
         "--names",
         metavar="A,B,...",
@@ -306,6 +291,14 @@ def _add_report_command(sub: Any) -> None:
     )
     r.add_argument("--title", help="title of the page")
     r.add_argument("-o", "--output", metavar="FILE", help="write the HTML to FILE, not stdout")
+
+
+def _add_bootstrap_options(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    p.add_argument("--bootstrap", type=int, default=default, metavar="N", help=help)
+    p.add_argument(
+        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
+    )
+    p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
 
 
 def _add_analysis_commands(sub: Any) -> None:
