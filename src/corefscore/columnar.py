@@ -38,7 +38,6 @@ import numpy as np
 from .contingency import ContingencyTable
 from .errors import InputError, UsageError
 from .metrics import REGISTRY, MetricScore
-from .metrics.ceaf import sparse_assignment
 from .metrics.lea import _resolution
 from .model import Corpus
 
@@ -425,7 +424,7 @@ def ceaf_alignment(
         chosen.append(order[first])
     if not simple.all():
         rest = _prune_leaves(np.flatnonzero(~simple), rows, cols, weights)
-        chosen.append(sparse_assignment(rest, rows, cols, weights))
+        chosen.append(_sparse_assignment(rest, rows, cols, weights))
     picked = np.concatenate(chosen)
     picked = picked[np.argsort(rows[picked], kind="stable")]
     return rows[picked], cols[picked], weights[picked]
@@ -456,6 +455,39 @@ def _prune_leaves(cells: IntArray, rows: IntArray, cols: IntArray, weights: Floa
         if len(cells) == before:
             break
     return cells
+
+
+def _sparse_assignment(
+    cells: IntArray, rows: IntArray, cols: IntArray, weights: FloatArray
+) -> IntArray:
+    """The cells of a maximum-weight matching among ``cells`` (indices into rows/cols)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    key_ids, r = np.unique(rows[cells], return_inverse=True)
+    response_ids, c = np.unique(cols[cells], return_inverse=True)
+    r, c = r.reshape(-1), c.reshape(-1)
+    n, m = len(key_ids), len(response_ids)
+    # Every node gets a partner outside the real pairs, so that a full matching
+    # always exists: key i <-> dummy column m+i, response j <-> dummy row n+j, and
+    # dummy row n+j <-> dummy column m+i wherever (i, j) is a real pair. A full
+    # matching is then a matching of real pairs plus dummies. Every edge gets +1,
+    # so that none has weight 0 (a full matching has n+m edges whatever it
+    # chooses, so the shift changes no choice).
+    e = len(cells)
+    arange_n, arange_m = np.arange(n), np.arange(m)
+    edge_rows = np.concatenate((r, arange_n, n + arange_m, n + c))
+    edge_cols = np.concatenate((c, m + arange_n, arange_m, m + r))
+    edge_weights = np.concatenate((weights[cells] + 1.0, np.ones(n + m + e)))
+    graph = coo_matrix((edge_weights, (edge_rows, edge_cols)), shape=(n + m, m + n)).tocsr()
+    matched = min_weight_full_bipartite_matching(graph, maximize=True)[1][:n].astype(np.int64)
+    real = np.flatnonzero(matched < m)
+    # The cell of each chosen (row, column) pair: pairs are distinct, so search their codes.
+    cell_codes = r * m + c
+    order = np.argsort(cell_codes)
+    wanted = real * m + matched[real]
+    out: IntArray = cells[order[np.searchsorted(cell_codes, wanted, sorter=order)]]
+    return out
 
 
 # --------------------------------------------------------------------------------------------

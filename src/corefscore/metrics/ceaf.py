@@ -166,11 +166,13 @@ def _solve_components(
         ci = {c: i for i, c in enumerate(comp_cols)}
         dense_cells = len(comp_rows) * len(comp_cols)
         if dense_cells > _DENSE_CELLS and 8 * len(members) < dense_cells:
-            chosen = sparse_assignment(np.array(members, dtype=np.int64), rows, cols, weights)
-            chosen = chosen[weights[chosen] > 0]
-            out_r.extend(rows[chosen].tolist())
-            out_c.extend(cols[chosen].tolist())
-            out_w.extend(weights[chosen].tolist())
+            local_r = np.array([ri[row_list[k]] for k in members], dtype=np.int64)
+            local_c = np.array([ci[col_list[k]] for k in members], dtype=np.int64)
+            local_w = weights[np.array(members, dtype=np.int64)]
+            for i, j, w in _sparse_assignment(local_r, local_c, local_w, len(comp_rows)):
+                out_r.append(comp_rows[i])
+                out_c.append(comp_cols[j])
+                out_w.append(w)
             continue
         matrix = [[0.0] * len(comp_cols) for _ in comp_rows]
         for k in members:
@@ -187,15 +189,14 @@ def _solve_components(
     )
 
 
-def sparse_assignment(
-    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """The cells of a maximum-weight matching among ``cells`` (indices into rows/cols).
+def _sparse_assignment(
+    rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_rows: int
+) -> list[tuple[int, int, float]]:
+    """Maximum-weight matching of a sparse bipartite graph: (row, column, weight).
 
-    Memory grows with the cells, not with rows × columns. Every key entity
-    also gets its own dummy column of gain 0, so a full matching of the rows
-    always exists and leaving a row unaligned is allowed; costs are ``top -
-    weight`` (all positive), so the minimum-cost full matching is the
+    Every row also gets its own zero-gain dummy column, so a full matching of
+    the rows always exists and leaving a row unaligned is allowed; costs are
+    ``top - weight`` (all positive), so the minimum-cost full matching is the
     maximum-weight one.
     """
     from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
@@ -203,28 +204,26 @@ def sparse_assignment(
         min_weight_full_bipartite_matching,
     )
 
-    _, r = np.unique(rows[cells], return_inverse=True)
-    _, c = np.unique(cols[cells], return_inverse=True)
-    r, c = r.reshape(-1), c.reshape(-1)
-    n, m = int(r.max()) + 1, int(c.max()) + 1
-    gains = weights[cells]
-    top = float(gains.max()) + 1.0
-    dummy = np.arange(n)
+    n_cols = int(cols.max()) + 1
+    top = float(weights.max()) + 1.0
+    dummy = np.arange(n_rows, dtype=np.int64)
     graph = csr_matrix(
         (
-            np.concatenate((top - gains, np.full(n, top))),
-            (np.concatenate((r, dummy)), np.concatenate((c, m + dummy))),
+            np.concatenate([top - weights, np.full(n_rows, top)]),
+            (np.concatenate([rows, dummy]), np.concatenate([cols, n_cols + dummy])),
         ),
-        shape=(n, m + n),
+        shape=(n_rows, n_cols + n_rows),
     )
     row_ind, col_ind = min_weight_full_bipartite_matching(graph)
-    real = col_ind < m
-    # The cell of each chosen (row, column) pair: pairs are distinct, so search their codes.
-    cell_codes = r * m + c
-    order = np.argsort(cell_codes, kind="stable")
-    wanted = row_ind[real] * m + col_ind[real]
-    out: np.ndarray = cells[order[np.searchsorted(cell_codes, wanted, sorter=order)]]
-    return out
+    real = col_ind < n_cols
+    row_ind, col_ind = row_ind[real], col_ind[real]
+    # The weights as given, not recovered from the costs (top - w loses bits).
+    cell_keys = rows * n_cols + cols
+    order = np.argsort(cell_keys, kind="stable")
+    found = order[np.searchsorted(cell_keys, row_ind * n_cols + col_ind, sorter=order)]
+    chosen = weights[found]
+    keep = chosen > 0
+    return list(zip(row_ind[keep].tolist(), col_ind[keep].tolist(), chosen[keep].tolist()))
 
 
 def _maximum_assignment(matrix: list[list[float]]) -> list[tuple[int, int]]:
