@@ -14,6 +14,7 @@ are the same array.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -30,6 +31,43 @@ class IrregularSpan:
 
     key_entities: tuple[int, ...]
     response_entities: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Segmentation:
+    """Where the entities and mentions of a table spanning several documents belong.
+
+    *Segments* are the units whose statistics are reported apart: the
+    documents in per-document scoring, the one partition in cross-document
+    scoring. *Groups* are the units whose floating-point terms are added one
+    at a time, in table order, as the reference scorer adds them within a
+    document: always the documents. A group lies in one segment, and a
+    segment's sum is the correctly rounded sum (``math.fsum``) of its groups'
+    sums, so that the order of documents never changes a bit.
+
+    ``key_entity[i]`` is the group of key entity ``i`` (the document of its
+    first mention), likewise ``response_entity``; ``response_mention[k]`` is
+    the group of response mention ``k`` in ``response_cells`` order.
+    ``group_segment[g]`` is the segment of group ``g`` (``None``: each group
+    is its own segment). ``key_mentions``, ``response_mentions`` and
+    ``matched_mentions`` count mentions per segment.
+    """
+
+    count: int
+    key_entity: IntArray
+    response_entity: IntArray
+    response_mention: IntArray
+    key_mentions: IntArray
+    response_mentions: IntArray
+    matched_mentions: IntArray
+    group_segment: IntArray | None = None
+
+    @property
+    def groups(self) -> int:
+        return self.count if self.group_segment is None else len(self.group_segment)
+
+    def segment_of(self, groups: IntArray) -> IntArray:
+        return groups if self.group_segment is None else self.group_segment[groups]
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,10 +101,16 @@ class ContingencyTable:
     #: matching), for metrics that need more than overlap counts.
     key: Document | None = None
     response: Document | None = None
+    #: ``None`` for a table of one document (one segment, one group).
+    segments: Segmentation | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.key_sizes), len(self.response_sizes)
+
+    @property
+    def segment_count(self) -> int:
+        return 1 if self.segments is None else self.segments.count
 
     def dense(self) -> IntArray:
         """The full table as a dense array (for inspection and tests only)."""
@@ -228,4 +272,136 @@ def empty_document(doc_id: str) -> Document:
     return Document(doc_id=doc_id, entities=())
 
 
-__all__ = ["ContingencyTable", "IrregularSpan", "build_table", "empty_document"]
+# --------------------------------------------------------------------------------------------
+# Sums per segment: what every metric adds up, for one document or many at once
+
+#: What a value array of a metric is indexed by.
+Over = str  # "key" (key entities), "response" (response entities), "cells", "mentions"
+
+
+def _groups(table: ContingencyTable, over: Over) -> IntArray:
+    segments = table.segments
+    assert segments is not None
+    if over == "key":
+        return segments.key_entity
+    if over == "response":
+        return segments.response_entity
+    if over == "cells":
+        cells: IntArray = segments.key_entity[table.rows]
+        return cells
+    if over == "mentions":
+        return segments.response_mention
+    raise ValueError(f"unknown table axis {over!r}")
+
+
+def segment_totals(table: ContingencyTable, values: np.ndarray, over: Over) -> np.ndarray:
+    """Per segment, the sum of ``values`` (exact for integer counts below 2**53)."""
+    if table.segments is None:
+        return np.array([values.sum()], dtype=np.float64)
+    segments = table.segments
+    groups = segments.segment_of(_groups(table, over))
+    out: np.ndarray = np.bincount(groups, weights=values, minlength=segments.count)
+    return out.astype(np.float64, copy=False)
+
+
+def segment_counts(table: ContingencyTable, over: Over) -> np.ndarray:
+    """Per segment, how many key entities, response entities, cells or response mentions."""
+    if table.segments is None:
+        size = {
+            "key": len(table.key_sizes),
+            "response": len(table.response_sizes),
+            "cells": len(table.rows),
+            "mentions": len(table.response_cells),
+        }[over]
+        return np.array([size], dtype=np.float64)
+    segments = table.segments
+    groups = segments.segment_of(_groups(table, over))
+    return np.bincount(groups, minlength=segments.count).astype(np.float64)
+
+
+def segment_ordered_sums(
+    table: ContingencyTable, values: np.ndarray, over: Over, *, at: IntArray | None = None
+) -> np.ndarray:
+    """Per segment, ``values`` added one at a time in table order within each document.
+
+    This is the reference scorer's floating-point order: terms of one
+    document added left to right; documents' sums combined with ``math.fsum``.
+    ``at`` gives the positions (along ``over``, ascending) of ``values`` when
+    they are not one per element.
+    """
+    values = values.astype(np.float64, copy=False)
+    if table.segments is None:
+        total = float(np.add.accumulate(values)[-1]) if len(values) else 0.0
+        return np.array([total], dtype=np.float64)
+    segments = table.segments
+    groups = _groups(table, over)
+    if at is not None:
+        groups = groups[at]
+    sums = group_sums(values, groups, segments.groups)
+    if segments.group_segment is None:
+        return sums
+    out = np.zeros(segments.count, dtype=np.float64)
+    order = np.argsort(segments.group_segment, kind="stable")
+    bounds = np.searchsorted(segments.group_segment[order], np.arange(segments.count + 1))
+    ordered = sums[order].tolist()
+    for s in np.flatnonzero(np.diff(bounds)).tolist():
+        out[s] = math.fsum(ordered[bounds[s] : bounds[s + 1]])
+    return out
+
+
+# Groups longer than this are summed one numpy call each; shorter ones column by column.
+_SHORT_GROUP = 64
+
+
+def group_sums(values: np.ndarray, groups: IntArray, n_groups: int) -> np.ndarray:
+    """Per group, ``values`` added left to right one at a time.
+
+    ``values`` are in the order they must be added within their group; groups
+    may interleave. Short groups are added column by column over all groups at
+    once, long ones with one ``np.add.accumulate`` each.
+    """
+    out = np.zeros(n_groups, dtype=np.float64)
+    if len(values) == 0:
+        return out
+    if len(groups) > 1 and (groups[1:] < groups[:-1]).any():
+        ordered = values[np.argsort(groups, kind="stable")].astype(np.float64, copy=False)
+    else:
+        ordered = values.astype(np.float64, copy=False)
+    lengths = np.bincount(groups, minlength=n_groups)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    short = np.flatnonzero((lengths > 0) & (lengths <= _SHORT_GROUP))
+    if len(short):
+        by_length = short[np.argsort(-lengths[short], kind="stable")]
+        remaining = lengths[by_length]
+        base = starts[by_length]
+        acc = ordered[base].copy()
+        negated = -remaining
+        for k in range(1, int(remaining[0])):
+            # Lengths are sorted descending: the first `active` groups have a value k.
+            active = int(np.searchsorted(negated, -k, side="left"))
+            acc[:active] += ordered[base[:active] + k]
+        out[by_length] = acc
+    for g in np.flatnonzero(lengths > _SHORT_GROUP).tolist():
+        out[g] = np.add.accumulate(ordered[starts[g] : starts[g] + lengths[g]])[-1]
+    return out
+
+
+def choose2(values: np.ndarray) -> np.ndarray:
+    """C(v, 2) elementwise, as exact integers."""
+    v = values.astype(np.int64)
+    out: np.ndarray = v * (v - 1) // 2
+    return out
+
+
+__all__ = [
+    "ContingencyTable",
+    "IrregularSpan",
+    "Segmentation",
+    "build_table",
+    "choose2",
+    "empty_document",
+    "group_sums",
+    "segment_counts",
+    "segment_ordered_sums",
+    "segment_totals",
+]

@@ -38,7 +38,7 @@ from ..contingency import ContingencyTable
 from ..errors import InputError, UsageError
 from ..model import Document
 from .base import Metric, MetricScore, ratio
-from .ceaf import _solve_components
+from .ceaf import align_weights
 
 #: Entity type weights: every ACE 2004 type weighs 1.
 ACE2004_TYPE_WEIGHTS: Mapping[str, float] = {
@@ -199,10 +199,13 @@ def _statistics_factory(
             gains = np.array([pair_value[c] + fa_costs[c[1]] for c in cells], dtype=np.float64)
             positive = gains > 0
             if positive.any():
-                chosen_rows, chosen_cols, _ = _solve_components(
-                    rows[positive], cols[positive], gains[positive], len(key_values)
+                best = align_weights(
+                    (len(key_values), len(response_values)),
+                    rows[positive],
+                    cols[positive],
+                    gains[positive],
                 )
-                chosen = list(zip(chosen_rows.tolist(), chosen_cols.tolist()))
+                chosen = list(zip(best.key_entities.tolist(), best.response_entities.tolist()))
                 mapped_value = math.fsum(pair_value[c] for c in chosen)
                 mapped = {j for _, j in chosen}
         fa_total = math.fsum(c for j, c in enumerate(fa_costs) if j not in mapped)

@@ -114,6 +114,29 @@ def score_counts(stats: tuple[float, ...]) -> MetricScore:
     return MetricScore.from_counts(*stats)
 
 
+SegmentStatistics = Callable[["ContingencyTable"], np.ndarray]
+
+
+class PerDocument:
+    """A table's statistics as a tuple, from a function that returns one row per segment.
+
+    The statistics of one document are row 0 of a one-segment table; the same
+    function computes every document of a block-diagonal table at once.
+    """
+
+    def __init__(self, segment_statistics: SegmentStatistics) -> None:
+        self.segment_statistics = segment_statistics
+
+    def __call__(self, table: ContingencyTable) -> tuple[float, ...]:
+        if table.segment_count != 1:
+            raise ValueError("statistics() takes a table of one segment; use segment_statistics")
+        row: list[float] = self.segment_statistics(table)[0].tolist()
+        return tuple(row)
+
+    def __repr__(self) -> str:
+        return f"PerDocument({getattr(self.segment_statistics, '__qualname__', '?')})"
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric: a pure function from one document's table to additive statistics.
@@ -123,6 +146,12 @@ class Metric:
     ``requires`` names document facts the metric needs (``"entity_types"``,
     ``"mention_levels"``), checked before scoring. ``symmetric`` means that
     swapping key and response swaps recall and precision.
+
+    ``segment_statistics``, when given, computes the statistics of every
+    segment (document) of a table at once, one row each; ``statistics`` is
+    then row 0 of it (:meth:`segmented` builds such a metric). Only such
+    metrics run on the columnar engines, which score many documents, or one
+    cross-document partition, as one table.
     """
 
     name: str
@@ -135,3 +164,16 @@ class Metric:
     requires: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     options: str = ""
+    segment_statistics: SegmentStatistics | None = field(default=None, compare=False)
+
+    @classmethod
+    def segmented(
+        cls, *, name: str, segment_statistics: SegmentStatistics, **fields: Any
+    ) -> Metric:
+        """A metric whose one formula serves one document and many documents alike."""
+        return cls(
+            name=name,
+            statistics=PerDocument(segment_statistics),
+            segment_statistics=segment_statistics,
+            **fields,
+        )

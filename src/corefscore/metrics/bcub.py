@@ -10,30 +10,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contingency import ContingencyTable
-from .base import Metric, sequential_sum
+from ..contingency import ContingencyTable, segment_ordered_sums, segment_totals
+from .base import Metric
 
 
-def statistics(table: ContingencyTable) -> tuple[float, ...]:
+def segment_statistics(table: ContingencyTable) -> np.ndarray:
     cells = table.response_cells
-    matched = cells[cells >= 0]
+    twinned = cells >= 0
+    matched = cells[twinned]
     shared = table.response_overlap[matched]
     recall_terms = np.zeros(len(cells))
     precision_terms = np.zeros(len(cells))
-    recall_terms[cells >= 0] = shared / table.key_sizes[table.rows[matched]]
-    precision_terms[cells >= 0] = shared / table.response_sizes[table.cols[matched]]
-    return (
-        sequential_sum(recall_terms),
-        int(table.key_sizes.sum()),
-        sequential_sum(precision_terms),
-        int(table.response_sizes.sum()),
+    recall_terms[twinned] = shared / table.key_sizes[table.rows[matched]]
+    precision_terms[twinned] = shared / table.response_sizes[table.cols[matched]]
+    return np.column_stack(
+        (
+            segment_ordered_sums(table, recall_terms, "mentions"),
+            segment_totals(table, table.key_sizes, "key"),
+            segment_ordered_sums(table, precision_terms, "mentions"),
+            segment_totals(table, table.response_sizes, "response"),
+        )
     )
 
 
 DEFINITIONS: tuple[Metric, ...] = (
-    Metric(
+    Metric.segmented(
         name="bcub",
-        statistics=statistics,
+        segment_statistics=segment_statistics,
         summary="mention-based: per-mention overlap of its key and response entities",
         citation="Bagga & Baldwin 1998; system mentions as in Pradhan et al. 2014",
         aliases=("b3", "bcubed", "b-cubed"),

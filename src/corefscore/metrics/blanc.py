@@ -28,9 +28,9 @@ from itertools import combinations
 
 import numpy as np
 
-from ..contingency import ContingencyTable, IrregularSpan
+from ..contingency import ContingencyTable, IrregularSpan, choose2, segment_totals
 from ..errors import InputError, UsageError
-from .base import BlancScore, Metric, MetricScore, f_measure
+from .base import BlancScore, Metric, MetricScore, PerDocument, f_measure
 
 
 def _pairs(values: np.ndarray) -> int:
@@ -42,30 +42,40 @@ def _choose2(n: int) -> int:
     return n * (n - 1) // 2
 
 
-def statistics(table: ContingencyTable) -> tuple[float, ...]:
-    """(|C_k∩C_r|, |C_k|, |C_k∩C_r|, |C_r|, |N_k∩N_r|, |N_k|, |N_k∩N_r|, |N_r|)."""
+def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    """(|C_k∩C_r|, |C_k|, |C_k∩C_r|, |C_r|, |N_k∩N_r|, |N_k|, |N_k∩N_r|, |N_r|) per segment."""
     if table.irregular:
-        return _statistics_with_repeats(table)
+        return np.array([_statistics_with_repeats(table)], dtype=np.float64)
     n_keys, n_responses = table.shape
-    key_links = _pairs(table.key_sizes)
-    response_links = _pairs(table.response_sizes)
-    common_links = _pairs(table.counts)
-    key_non = _choose2(int(table.key_sizes.sum())) - key_links
-    response_non = _choose2(int(table.response_sizes.sum())) - response_links
-    matched = int(table.counts.sum())
+    key_links = segment_totals(table, choose2(table.key_sizes), "key")
+    response_links = segment_totals(table, choose2(table.response_sizes), "response")
+    common_links = segment_totals(table, choose2(table.counts), "cells")
+    key_mentions = segment_totals(table, table.key_sizes, "key")
+    response_mentions = segment_totals(table, table.response_sizes, "response")
+    matched = segment_totals(table, table.counts, "cells")
     row_sums = np.bincount(table.rows, weights=table.counts, minlength=n_keys)
     col_sums = np.bincount(table.cols, weights=table.counts, minlength=n_responses)
-    common_non = _choose2(matched) - _pairs(row_sums) - _pairs(col_sums) + common_links
-    return (
-        common_links,
-        key_links,
-        common_links,
-        response_links,
-        common_non,
-        key_non,
-        common_non,
-        response_non,
+    common_non = (
+        choose2(matched)
+        - segment_totals(table, choose2(row_sums), "key")
+        - segment_totals(table, choose2(col_sums), "response")
+        + common_links
     )
+    return np.column_stack(
+        (
+            common_links,
+            key_links,
+            common_links,
+            response_links,
+            common_non,
+            choose2(key_mentions) - key_links,
+            common_non,
+            choose2(response_mentions) - response_links,
+        )
+    ).astype(np.float64)
+
+
+statistics = PerDocument(segment_statistics)
 
 
 def _side_links(regular_sizes: np.ndarray, spans: list[tuple[int, ...]]) -> tuple[int, int]:
@@ -367,9 +377,9 @@ def score_gold(stats: tuple[float, ...]) -> BlancScore:
 
 
 DEFINITIONS: tuple[Metric, ...] = (
-    Metric(
+    Metric.segmented(
         name="blanc",
-        statistics=statistics,
+        segment_statistics=segment_statistics,
         summary="rand-index style: mean of coreference and non-coreference link F1",
         citation="Recasens & Hovy 2011; Luo, Pradhan, Recasens & Hovy 2014 (P14-2005)",
         combine=score,

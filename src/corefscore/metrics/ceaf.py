@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import ContingencyTable
+from ..contingency import ContingencyTable, segment_counts, segment_ordered_sums, segment_totals
 from ..errors import UsageError
 from ..model import Entity, Span
-from .base import Metric, ratio, sequential_sum
+from .base import Metric, PerDocument, ratio, sequential_sum
 
 # Components with more work than this (rows × rows × columns) go to SciPy;
 # below it the pure-Python solver is faster than importing SciPy.
@@ -65,16 +65,23 @@ def phi4(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) 
 
 @dataclass(frozen=True)
 class Alignment:
-    """The optimal alignment: ``similarity[k]`` between key row and response column."""
+    """The optimal alignment: ``similarity[k]`` between key row and response column.
+
+    Pairs are in key entity order.
+    """
 
     key_entities: np.ndarray
     response_entities: np.ndarray
     similarity: np.ndarray
-    total: float
+
+    @property
+    def total(self) -> float:
+        """Φ*, added as the reference adds it: 1 - (1 - φ) per key entity, in key order."""
+        return sequential_sum(1 - (1 - self.similarity))
 
 
 def align(table: ContingencyTable, similarity: Similarity) -> Alignment:
-    """Optimal one-to-one alignment of key and response entities."""
+    """Optimal one-to-one alignment of key and response entities (of every segment)."""
     present = table.key_counts > 0
     rows = table.rows[present]
     cols = table.cols[present]
@@ -107,85 +114,148 @@ def align_weights(
 def _align_positive(
     shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
 ) -> Alignment:
-    n_keys, n_responses = shape
-    chosen_rows: list[np.ndarray] = []
-    chosen_cols: list[np.ndarray] = []
-    chosen_sims: list[np.ndarray] = []
+    """The alignment, solved component by component of the overlap graph.
 
+    Each component is solved by a rule that depends on that component alone
+    (its cells in key-then-response order), never on the rest of the table, so
+    a document scored on its own and inside a table of many documents gets
+    the same pairs, bit for bit:
+
+    * a lone pair (an entity linked to one entity only, and back) is aligned;
+    * a component with one key or one response entity aligns its first pair
+      of largest similarity;
+    * any other component is solved exactly (Hungarian algorithm, SciPy's
+      ``linear_sum_assignment`` for a large dense one, a sparse matching for
+      a large sparse one).
+    """
+    n_keys, n_responses = shape
     row_degree = np.bincount(rows, minlength=n_keys)
     col_degree = np.bincount(cols, minlength=n_responses)
     lone = (row_degree[rows] == 1) & (col_degree[cols] == 1)
-    chosen_rows.append(rows[lone])
-    chosen_cols.append(cols[lone])
-    chosen_sims.append(weights[lone])
+    chosen_rows = [rows[lone]]
+    chosen_cols = [cols[lone]]
+    chosen_sims = [weights[lone]]
     if not lone.all():
-        rest = ~lone
-        r, c, w = _solve_components(rows[rest], cols[rest], weights[rest], n_keys)
-        chosen_rows.append(r)
-        chosen_cols.append(c)
-        chosen_sims.append(w)
+        rest = np.flatnonzero(~lone)
+        for r, c, w in _solve_components(rest, rows, cols, weights, shape):
+            chosen_rows.append(r)
+            chosen_cols.append(c)
+            chosen_sims.append(w)
     key_entities = np.concatenate(chosen_rows)
     order = np.argsort(key_entities, kind="stable")
-    key_entities = key_entities[order]
-    response_entities = np.concatenate(chosen_cols)[order]
-    sims = np.concatenate(chosen_sims)[order]
-    # The reference adds 1 - (1 - phi) per key entity, in key order.
-    total = sequential_sum(1 - (1 - sims))
-    return Alignment(key_entities, response_entities, sims, total)
+    return Alignment(
+        key_entities[order],
+        np.concatenate(chosen_cols)[order],
+        np.concatenate(chosen_sims)[order].astype(np.float64, copy=False),
+    )
 
 
-def _solve_components(
-    rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, n_keys: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Solve each connected component of the remaining cells separately."""
-    parent = list(range(n_keys + int(cols.max()) + 1))
+# Up to this many linked pairs outside lone pairs, components are found in
+# Python (no SciPy import); beyond it with scipy.sparse.csgraph.
+_PYTHON_COMPONENTS = 4096
+
+
+def _component_labels(
+    cells: np.ndarray, rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]
+) -> np.ndarray:
+    """The connected component of each of ``cells`` (a label per cell, arbitrary numbers)."""
+    n_keys, n_responses = shape
+    if len(cells) > _PYTHON_COMPONENTS:
+        from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
+        from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+
+        size = n_keys + n_responses
+        graph = coo_matrix(
+            (np.ones(len(cells), dtype=np.int8), (rows[cells], n_keys + cols[cells])),
+            shape=(size, size),
+        ).tocsr()
+        _, labels = connected_components(graph, directed=False)
+        out: np.ndarray = labels[rows[cells]].astype(np.int64)
+        return out
+    parent: dict[int, int] = {}
 
     def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:
+            parent[x], x = root, parent.get(x, x)
+        return root
 
-    row_list = rows.tolist()
-    col_list = cols.tolist()
+    row_list = rows[cells].tolist()
+    col_list = cols[cells].tolist()
     for r, c in zip(row_list, col_list):
         a, b = find(r), find(n_keys + c)
         if a != b:
             parent[a] = b
-    groups: dict[int, list[int]] = {}
-    for k, r in enumerate(row_list):
-        groups.setdefault(find(r), []).append(k)
-    out_r: list[int] = []
-    out_c: list[int] = []
-    out_w: list[float] = []
-    weight_list = weights.tolist()
-    for members in groups.values():
-        comp_rows = sorted({row_list[k] for k in members})
-        comp_cols = sorted({col_list[k] for k in members})
-        ri = {r: i for i, r in enumerate(comp_rows)}
-        ci = {c: i for i, c in enumerate(comp_cols)}
-        dense_cells = len(comp_rows) * len(comp_cols)
-        if dense_cells > _DENSE_CELLS and 8 * len(members) < dense_cells:
-            local_r = np.array([ri[row_list[k]] for k in members], dtype=np.int64)
-            local_c = np.array([ci[col_list[k]] for k in members], dtype=np.int64)
-            local_w = weights[np.array(members, dtype=np.int64)]
-            for i, j, w in _sparse_assignment(local_r, local_c, local_w, len(comp_rows)):
-                out_r.append(comp_rows[i])
-                out_c.append(comp_cols[j])
-                out_w.append(w)
-            continue
+    return np.array([find(r) for r in row_list], dtype=np.int64)
+
+
+def _solve_components(
+    cells: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    weights: np.ndarray,
+    shape: tuple[int, int],
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The aligned (rows, columns, similarities) of the components ``cells`` form."""
+    labels = _component_labels(cells, rows, cols, shape)
+    # Cells by component, then key entity, then response entity: each
+    # component's canonical order.
+    order = np.lexsort((cols[cells], rows[cells], labels))
+    cells, labels = cells[order], labels[order]
+    starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
+    ends = np.r_[starts[1:], len(cells)]
+    comp = np.repeat(np.arange(len(starts)), ends - starts)
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    # Components with one key entity (rows all equal) or one response entity.
+    first_row = rows[cells][starts]
+    one_row = np.minimum.reduceat(rows[cells] == np.repeat(first_row, ends - starts), starts)
+    first_col = cols[cells][starts]
+    one_col = np.minimum.reduceat(cols[cells] == np.repeat(first_col, ends - starts), starts)
+    simple = one_row.astype(bool) | one_col.astype(bool)
+    if simple.any():
+        in_simple = simple[comp]
+        members = cells[in_simple]
+        member_comp = comp[in_simple]
+        # The first pair of largest similarity in the component's canonical order.
+        best = np.lexsort((-weights[members], member_comp))
+        keep = np.r_[True, member_comp[best][1:] != member_comp[best][:-1]]
+        picked = members[best[keep]]
+        out.append((rows[picked], cols[picked], weights[picked]))
+    for k in np.flatnonzero(~simple).tolist():
+        members = cells[starts[k] : ends[k]]
+        out.append(_solve_component(rows[members], cols[members], weights[members]))
+    return out
+
+
+def _solve_component(
+    rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The best alignment of one component with several key and response entities."""
+    comp_rows = sorted(set(rows.tolist()))
+    comp_cols = sorted(set(cols.tolist()))
+    ri = {r: i for i, r in enumerate(comp_rows)}
+    ci = {c: i for i, c in enumerate(comp_cols)}
+    local_r = [ri[r] for r in rows.tolist()]
+    local_c = [ci[c] for c in cols.tolist()]
+    dense_cells = len(comp_rows) * len(comp_cols)
+    if dense_cells > _DENSE_CELLS and 8 * len(rows) < dense_cells:
+        found = _sparse_assignment(
+            np.array(local_r, dtype=np.int64),
+            np.array(local_c, dtype=np.int64),
+            weights,
+            len(comp_rows),
+        )
+    else:
         matrix = [[0.0] * len(comp_cols) for _ in comp_rows]
-        for k in members:
-            matrix[ri[row_list[k]]][ci[col_list[k]]] = weight_list[k]
-        for i, j in _maximum_assignment(matrix):
-            if matrix[i][j] > 0:
-                out_r.append(comp_rows[i])
-                out_c.append(comp_cols[j])
-                out_w.append(matrix[i][j])
+        for i, j, w in zip(local_r, local_c, weights.tolist()):
+            matrix[i][j] = w
+        found = [(i, j, matrix[i][j]) for i, j in _maximum_assignment(matrix) if matrix[i][j] > 0]
     return (
-        np.array(out_r, dtype=np.int64),
-        np.array(out_c, dtype=np.int64),
-        np.array(out_w, dtype=np.float64),
+        np.array([comp_rows[i] for i, _, _ in found], dtype=np.int64),
+        np.array([comp_cols[j] for _, j, _ in found], dtype=np.int64),
+        np.array([w for _, _, w in found], dtype=np.float64),
     )
 
 
@@ -199,10 +269,8 @@ def _sparse_assignment(
     ``top - weight`` (all positive), so the minimum-cost full matching is the
     maximum-weight one.
     """
-    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
-    from scipy.sparse.csgraph import (  # type: ignore[import-untyped]
-        min_weight_full_bipartite_matching,
-    )
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
     n_cols = int(cols.max()) + 1
     top = float(weights.max()) + 1.0
@@ -294,31 +362,45 @@ def _hungarian(cost: list[list[float]]) -> list[tuple[int, int]]:
     return [(owner[j] - 1, j - 1) for j in range(1, m + 1) if owner[j]]
 
 
-def statistics_m(table: ContingencyTable) -> tuple[float, ...]:
+def _segment_ceaf(table: ContingencyTable, similarity: Similarity, by_mentions: bool) -> np.ndarray:
+    """(Φ*, Σφ(K,K), Φ*, Σφ(R,R)) per segment, Φ* added per key entity in key order."""
+    alignment = align(table, similarity)
+    total = segment_ordered_sums(
+        table, 1 - (1 - alignment.similarity), "key", at=alignment.key_entities
+    )
+    if by_mentions:
+        key_self = segment_totals(table, table.key_sizes, "key")
+        response_self = segment_totals(table, table.response_sizes, "response")
+    else:
+        key_self = segment_counts(table, "key")
+        response_self = segment_counts(table, "response")
+    return np.column_stack((total, key_self, total, response_self))
+
+
+def segment_statistics_m(table: ContingencyTable) -> np.ndarray:
     """CEAFm: (Φ*, Σ|K|, Φ*, Σ|R|) with φ3."""
-    total = align(table, phi3).total
-    return (total, int(table.key_sizes.sum()), total, int(table.response_sizes.sum()))
+    return _segment_ceaf(table, phi3, by_mentions=True)
 
 
-def statistics_e(table: ContingencyTable) -> tuple[float, ...]:
+def segment_statistics_e(table: ContingencyTable) -> np.ndarray:
     """CEAFe: (Φ*, |K|, Φ*, |R|) with φ4."""
-    total = align(table, phi4).total
-    n_keys, n_responses = table.shape
-    return (total, n_keys, total, n_responses)
+    return _segment_ceaf(table, phi4, by_mentions=False)
 
 
-def statistics_phi1(table: ContingencyTable) -> tuple[float, ...]:
+def segment_statistics_phi1(table: ContingencyTable) -> np.ndarray:
     """CEAF with φ1: (Φ*, |K|, Φ*, |R|), as φ1(E, E) = 1 for every entity."""
-    total = align(table, phi1).total
-    n_keys, n_responses = table.shape
-    return (total, n_keys, total, n_responses)
+    return _segment_ceaf(table, phi1, by_mentions=False)
 
 
-def statistics_phi2(table: ContingencyTable) -> tuple[float, ...]:
+def segment_statistics_phi2(table: ContingencyTable) -> np.ndarray:
     """CEAF with φ2: (Φ*, |K|, Φ*, |R|), as φ2(E, E) = 1 for every entity."""
-    total = align(table, phi2).total
-    n_keys, n_responses = table.shape
-    return (total, n_keys, total, n_responses)
+    return _segment_ceaf(table, phi2, by_mentions=False)
+
+
+statistics_m = PerDocument(segment_statistics_m)
+statistics_e = PerDocument(segment_statistics_e)
+statistics_phi1 = PerDocument(segment_statistics_phi1)
+statistics_phi2 = PerDocument(segment_statistics_phi2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -634,30 +716,30 @@ def entity_alignment(table: ContingencyTable, metric: str | Metric = "ceafe") ->
 _LUO = "Luo 2005 (H05-1004)"
 
 DEFINITIONS: tuple[Metric, ...] = (
-    Metric(
+    Metric.segmented(
         name="ceafm",
-        statistics=statistics_m,
+        segment_statistics=segment_statistics_m,
         summary="CEAF with phi3 = |K ∩ R|: mentions in correctly aligned entities",
         citation=_LUO,
         aliases=("ceaf-phi3", "ceaf-m", "ceaf_m"),
     ),
-    Metric(
+    Metric.segmented(
         name="ceafe",
-        statistics=statistics_e,
+        segment_statistics=segment_statistics_e,
         summary="CEAF with phi4 = 2|K ∩ R| / (|K| + |R|): correctly aligned entities",
         citation=_LUO,
         aliases=("ceaf-phi4", "ceaf-e", "ceaf_e"),
     ),
-    Metric(
+    Metric.segmented(
         name="ceaf-phi1",
-        statistics=statistics_phi1,
+        segment_statistics=segment_statistics_phi1,
         summary="CEAF with phi1 = 1 if K = R else 0: entities recovered exactly",
         citation=_LUO + ", eq. 6",
         aliases=("ceaf_phi1",),
     ),
-    Metric(
+    Metric.segmented(
         name="ceaf-phi2",
-        statistics=statistics_phi2,
+        segment_statistics=segment_statistics_phi2,
         summary="CEAF with phi2 = 1 if K ∩ R ≠ ∅ else 0: entities found at all (one-to-one)",
         citation=_LUO + ", eq. 7",
         aliases=("ceaf_phi2",),

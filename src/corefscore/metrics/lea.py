@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..contingency import ContingencyTable
+from ..contingency import ContingencyTable, segment_ordered_sums, segment_totals
 from ..errors import UsageError
 from ..model import Document, Entity
-from .base import Metric, sequential_sum
+from .base import Metric, PerDocument
 
 Importance = Callable[[Entity], float]
 
@@ -46,29 +46,24 @@ def _resolution(
     return out
 
 
-def _side(
-    sizes: np.ndarray,
-    other_sizes: np.ndarray,
-    owner: np.ndarray,
-    partner: np.ndarray,
-    counts: np.ndarray,
-) -> float:
-    return sequential_sum(_resolution(sizes, other_sizes, owner, partner, counts) * sizes)
-
-
-def statistics(table: ContingencyTable) -> tuple[float, ...]:
-    recall_num = _side(
+def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    recall = _resolution(
         table.key_sizes, table.response_sizes, table.rows, table.cols, table.key_counts
     )
-    precision_num = _side(
+    precision = _resolution(
         table.response_sizes, table.key_sizes, table.cols, table.rows, table.counts
     )
-    return (
-        recall_num,
-        int(table.key_sizes.sum()),
-        precision_num,
-        int(table.response_sizes.sum()),
+    return np.column_stack(
+        (
+            segment_ordered_sums(table, recall * table.key_sizes, "key"),
+            segment_totals(table, table.key_sizes, "key"),
+            segment_ordered_sums(table, precision * table.response_sizes, "response"),
+            segment_totals(table, table.response_sizes, "response"),
+        )
     )
+
+
+statistics = PerDocument(segment_statistics)
 
 
 def _uniform(entity: Entity) -> float:
@@ -137,6 +132,7 @@ def with_importance(importance: Importance | str = "size", *, name: str) -> Metr
             return Metric(
                 name=name,
                 statistics=statistics,
+                segment_statistics=segment_statistics,
                 summary="LEA with importance |e| (the standard LEA)",
                 citation=_CITATION,
             )
@@ -167,6 +163,7 @@ DEFINITIONS: tuple[Metric, ...] = (
     Metric(
         name="lea",
         statistics=statistics,
+        segment_statistics=segment_statistics,
         summary="link-based entity-aware: resolved links per entity, weighted by entity size",
         citation="Moosavi & Strube 2016 (P16-1060)",
     ),

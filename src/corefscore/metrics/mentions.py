@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..contingency import ContingencyTable
 from .base import Metric
 
 
-def statistics(table: ContingencyTable) -> tuple[float, ...]:
-    """(matched, distinct key spans, matched, distinct response spans)."""
-    matched = table.matched_mentions
-    return (matched, table.key_mentions, matched, table.response_mentions)
+def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    """(matched, distinct key spans, matched, distinct response spans) per segment."""
+    segments = table.segments
+    if segments is None:
+        found = table.matched_mentions
+        counts = [[found, table.key_mentions, found, table.response_mentions]]
+        return np.array(counts, dtype=np.float64)
+    matched = segments.matched_mentions
+    columns = (matched, segments.key_mentions, matched, segments.response_mentions)
+    return np.column_stack(columns).astype(np.float64)
 
 
 DEFINITIONS: tuple[Metric, ...] = (
-    Metric(
+    Metric.segmented(
         name="mentions",
-        statistics=statistics,
+        segment_statistics=segment_statistics,
         summary="mention identification: key and response spans that match exactly",
         citation="Pradhan et al. 2014 (P14-2006), reference scorer v8.01",
         aliases=("mention",),

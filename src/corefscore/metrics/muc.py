@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contingency import ContingencyTable
+from ..contingency import ContingencyTable, segment_totals
 from .base import Metric
 
 
-def statistics(table: ContingencyTable) -> tuple[float, ...]:
+def segment_statistics(table: ContingencyTable) -> np.ndarray:
     counts = table.counts
-    correct = int(counts.sum()) - int(np.count_nonzero(counts))
-    key_links = int(np.maximum(table.key_sizes - 1, 0).sum())
-    response_links = int(np.maximum(table.response_sizes - 1, 0).sum())
-    return (correct, key_links, correct, response_links)
+    correct = segment_totals(table, counts, "cells") - segment_totals(
+        table, (counts > 0).astype(np.int64), "cells"
+    )
+    key_links = segment_totals(table, np.maximum(table.key_sizes - 1, 0), "key")
+    response_links = segment_totals(table, np.maximum(table.response_sizes - 1, 0), "response")
+    return np.column_stack((correct, key_links, correct, response_links))
 
 
 DEFINITIONS: tuple[Metric, ...] = (
-    Metric(
+    Metric.segmented(
         name="muc",
-        statistics=statistics,
+        segment_statistics=segment_statistics,
         summary="link-based: coreference links kept, as partitions of each entity",
         citation="Vilain et al. 1995 (M95-1005)",
     ),
