@@ -2,7 +2,7 @@
 """Generate the single-machine scale corpora as mention tables (key and response).
 
 Two corpora, both written as tab-separated mention tables
-(``doc_id  start  end  entity_id``, one mention a line; see corefscore.crossdoc):
+(``doc_id  start  end  entity_id``, one mention a line; see corefscore.io.mentiontable):
 
 ``--mode documents``
     N documents of CoNLL-2012 size, built like ../shared/bench/gen_conll.py

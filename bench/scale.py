@@ -86,15 +86,14 @@ def components(prefix: Path, cross_document: bool) -> str:
     sys.path.insert(0, str(REPO / "src"))
     import numpy as np
 
-    from corefscore.columnar import component_sizes, pair_tables
-    from corefscore.crossdoc import align_documents, read_mention_table
+    from corefscore.engines.columnar import component_sizes, corpus_table, on_documents
+    from corefscore.evaluation import Evaluation
+    from corefscore.io.mentiontable import read_mention_table
 
     key = read_mention_table(f"{prefix}.key.tsv")
-    response = read_mention_table(f"{prefix}.response.tsv")
-    key, response = align_documents(key, response, [])
-    scope = "global" if cross_document else "document"
-    pair = pair_tables(key, response, key_scope=scope, response_scope=scope)
-    keys, responses = component_sizes(pair.table)
+    response = on_documents(read_mention_table(f"{prefix}.response.tsv"), key.doc_ids)
+    evaluation = Evaluation.create(cross_document=cross_document)
+    keys, responses = component_sizes(corpus_table(key, response, evaluation, []))
     entities = keys + responses
     edges = np.array([1, 2, 3, 5, 11, 101, 1001, 10001, 10**9])
     counts = np.histogram(entities, bins=edges)[0]

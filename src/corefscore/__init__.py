@@ -19,6 +19,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .errors import CorefScoreError, InputError, UsageError
+    from .evaluation import Evaluation
     from .metrics import METRICS, REGISTRY, BlancScore, Metric, MetricScore
     from .model import Corpus, Document, Entity
     from .regimes import EvaluationSetup
@@ -29,6 +30,7 @@ _EXPORTS = {
     "CorefScoreError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
+    "Evaluation": "evaluation",
     "METRICS": "metrics",
     "REGISTRY": "metrics",
     "BlancScore": "metrics",
@@ -57,6 +59,7 @@ __all__ = [
     "Document",
     "DocumentResult",
     "Entity",
+    "Evaluation",
     "EvaluationSetup",
     "InputError",
     "Metric",

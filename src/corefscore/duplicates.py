@@ -17,18 +17,8 @@ Entities left empty are removed. ``docs/compatibility.md`` has the details.
 
 from __future__ import annotations
 
-from .errors import InputError, UsageError
+from .errors import InputError, option
 from .model import Document, Span
-
-POLICIES = ("default", "first", "reference")
-
-
-def check_policy(policy: str) -> str:
-    if policy not in POLICIES:
-        raise UsageError(
-            f"unknown duplicates policy {policy!r}; choose one of {', '.join(POLICIES)}"
-        )
-    return policy
 
 
 def prepare_pair(
@@ -40,20 +30,20 @@ def prepare_pair(
         if repeated:
             warnings.append(
                 f"key document {key.doc_id!r}: {_describe(repeated)} repeated; every copy kept "
-                "(--duplicates reference)"
+                "(duplicates policy: reference)"
             )
         key_spans = {span for entity in key.entities for span in entity}
         response, dropped = _drop_repeats(response, only=key_spans)
         if dropped:
             warnings.append(
                 f"response document {response.doc_id!r}: {_describe(dropped)} repeated; "
-                "later copies of key mentions dropped (--duplicates reference)"
+                "later copies of key mentions dropped (duplicates policy: reference)"
             )
         twinless = _repeated_spans(response)
         if twinless:
             warnings.append(
                 f"response document {response.doc_id!r}: twinless {_describe(twinless)} repeated; "
-                "every copy kept (--duplicates reference)"
+                "every copy kept (duplicates policy: reference)"
             )
         return key, response
     if policy == "first":
@@ -93,7 +83,8 @@ def _refuse_key_repeats(key: Document) -> None:
                     where += f" (first at line {first_line})"
                 raise InputError(
                     f"span {_span(span)} repeated in key document {key.doc_id!r}, {where}; "
-                    "use --duplicates first or --duplicates reference to score anyway",
+                    f"use {option('duplicates', 'first')} or {option('duplicates', 'reference')} "
+                    "to score anyway",
                     path=key.source,
                     line=key.line_of(e, m),
                 )

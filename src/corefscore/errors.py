@@ -2,13 +2,53 @@
 
 The library never prints or exits: it raises these, and the command line maps
 them to exit codes (1 for :class:`InputError`, 2 for :class:`UsageError`).
+
+A message names options the way its reader sets them: ``str(error)`` speaks
+of the library's keyword options (``duplicates="first"``), and
+:meth:`CorefScoreError.cli_message` of the command line's flags
+(``--duplicates first``). Messages mark an option with :func:`option`.
 """
 
 from __future__ import annotations
 
+import re
+
+# An option named in a message, between two private-use characters that no
+# input text is expected to hold: \ue000name\ue001 or \ue000name=value\ue001.
+_OPTION = re.compile("\ue000([a-z_]+)(?:=([^\ue001]*))?\ue001")
+# Library options whose command-line flag has another name.
+_FLAGS = {"matching": "match", "per_document": "per-document"}
+
+
+def option(name: str, value: object = None) -> str:
+    """Mark option ``name`` (set to ``value``, if any) in an error message."""
+    return f"\ue000{name}\ue001" if value is None else f"\ue000{name}={value}\ue001"
+
+
+def render_options(text: str, *, cli: bool) -> str:
+    """``text`` with its marked options as keywords, or as flags when ``cli``."""
+
+    def replace(match: re.Match[str]) -> str:
+        name, value = match.group(1), match.group(2)
+        if cli:
+            flag = "--" + _FLAGS.get(name, name.replace("_", "-"))
+            return flag if value is None else f"{flag} {value}"
+        if value is None:
+            return f"{name}=True"
+        return f"{name}={value if value.lstrip('-').isdigit() else repr(value)}"
+
+    return _OPTION.sub(replace, text)
+
 
 class CorefScoreError(Exception):
     """Base class of every error corefscore raises on purpose."""
+
+    def __str__(self) -> str:
+        return render_options(super().__str__(), cli=False)
+
+    def cli_message(self) -> str:
+        """The message with options named as command-line flags."""
+        return render_options(super().__str__(), cli=True)
 
 
 class InputError(CorefScoreError):

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import InputError
+from .errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Span = tuple[int, int]
 T = TypeVar("T")
@@ -205,6 +208,73 @@ class Corpus:
 
     def __getitem__(self, doc_id: str) -> Document:
         return self.documents[doc_id]
+
+
+@dataclass(frozen=True, eq=False)
+class MentionTable:
+    """One side of a corpus as parallel int64 arrays, one row per mention, in reading order.
+
+    The columnar form of a :class:`Corpus` (documents, then entities, then
+    mentions), for corpora too large for a Python object per mention:
+    ``doc[k]`` indexes ``doc_ids`` and ``label[k]`` indexes ``labels`` (the
+    entity id as written in the source). ``doc_ids`` may list documents that
+    have no mention. numpy is imported only by the code that builds one.
+    """
+
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    doc_ids: tuple[str, ...]
+    labels: Sequence[str]
+    source: str | None = None
+    warnings: tuple[str, ...] = field(default=())
+    #: False when labels are only positions within a document (jsonlines), so
+    #: that a corpus-wide reading of them would be meaningless.
+    corpus_wide_labels: bool = True
+    #: True when ``label`` already numbers the labels 0, 1, ... in order of first
+    #: appearance (as readers make it), which saves a sort of every mention.
+    dense_labels: bool = False
+
+    def __len__(self) -> int:
+        return len(self.doc)
+
+    def entity_codes(self, scope: str) -> np.ndarray:
+        """Entity of every mention: 0, 1, ... in order of first appearance.
+
+        ``scope="document"``: a label is an entity of its own document;
+        ``"global"``: one entity of the whole corpus.
+        """
+        if scope == "global":
+            return self.label if self.dense_labels else first_appearance_codes(self.label)
+        if scope == "document":
+            width = max(len(self.labels), 1)
+            return first_appearance_codes(self.doc * width + self.label)
+        raise UsageError(f"entity id scope must be global or document, got {scope!r}")
+
+    def select(self, keep: np.ndarray) -> MentionTable:
+        """The table with only the mentions where ``keep`` is true."""
+        return replace(
+            self,
+            doc=self.doc[keep],
+            start=self.start[keep],
+            end=self.end[keep],
+            label=self.label[keep],
+            dense_labels=False,
+        )
+
+
+def first_appearance_codes(values: np.ndarray) -> np.ndarray:
+    """Dense codes 0, 1, ... for ``values``, numbered in order of first appearance."""
+    import numpy as np
+
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int64)
+    out: np.ndarray = rank[inverse.reshape(-1)]
+    return out
 
 
 ClusterInput = Sequence[Any]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .metrics import CONLL_PARTS, MetricScore
+
+if TYPE_CHECKING:
+    from .evaluation import Evaluation
 
 #: Version of the JSON layout produced by :meth:`ScoreResult.to_dict`.
 SCHEMA_VERSION = 1
@@ -114,6 +117,47 @@ class ScoreResult:
 
     def to_json(self, *, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def build_result(
+    evaluation: Evaluation,
+    statistics: Mapping[str, Mapping[str, tuple[float, ...]]],
+    *,
+    warnings: Sequence[str] = (),
+    per_document: bool = False,
+    options: Mapping[str, Any] | None = None,
+    signature: str | None = None,
+) -> ScoreResult:
+    """The result of every document's statistics (what every engine returns).
+
+    Corpus statistics are the correctly rounded sums (``math.fsum``) of the
+    documents', so neither the order of documents nor the engine changes a
+    bit. ``options`` (the inputs, ``documents``...) follow the evaluation's
+    own record in the result's ``options``.
+    """
+    metrics = evaluation.metrics
+    totals: dict[str, MetricScore] = {}
+    for metric in metrics:
+        columns = zip(*(stats[metric.name] for stats in statistics.values()))
+        summed = tuple(math.fsum(c) for c in columns) or (0,) * metric.width
+        totals[metric.name] = metric.combine(summed)
+    documents = None
+    if per_document:
+        documents = {}
+        for doc_id, stats in statistics.items():
+            scores = {m.name: m.combine(stats[m.name]) for m in metrics}
+            documents[doc_id] = DocumentResult(doc_id, scores, conll_score(scores))
+    record = evaluation.to_dict()
+    record.update(options or {})
+    return ScoreResult(
+        metrics=totals,
+        conll=conll_score(totals),
+        signature=signature or evaluation.signature(),
+        options=record,
+        documents=documents,
+        warnings=tuple(warnings),
+        document_statistics=dict(statistics),
+    )
 
 
 def _metrics_dict(metrics: Mapping[str, MetricScore], conll: float | None) -> dict[str, Any]:

@@ -56,7 +56,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..duplicates import check_policy, prepare_pair
+from ..duplicates import prepare_pair
 from ..errors import InputError
 from ..metrics.base import MetricScore
 from ..model import Corpus, Document, Span
@@ -364,19 +364,15 @@ def resolution_classes(
     Repeated spans are handled by the ``duplicates`` policy (as in scoring).
     Key documents missing from the response count as all missed.
     """
-    from ..contingency import empty_document
-    from ..scorer import check_shared_tokens
+    from ..evaluation import Evaluation
+    from ..pipeline import document_pairs, pair_documents
 
-    check_policy(duplicates)
-    warnings: list[str] = [*key.warnings, *response.warnings]
+    Evaluation.create(duplicates=duplicates)
+    pairing = pair_documents(tuple(key.documents), tuple(response.documents))
+    warnings: list[str] = [*key.warnings, *response.warnings, *pairing.warnings]
     tally = _Tally()
-    for doc_id, key_doc in key.documents.items():
+    for key_doc, response_doc in document_pairs(key, response, pairing):
         _require_syntax(key_doc, key)
-        response_doc = response.documents.get(doc_id)
-        if response_doc is None:
-            response_doc = empty_document(doc_id)
-        else:
-            check_shared_tokens(key_doc, response_doc)
         key_doc, response_doc = prepare_pair(key_doc, response_doc, duplicates, warnings)
         _score_document(key_doc, response_doc, tally, pronouns, stopwords)
     total_count = sum(tally.count.values())

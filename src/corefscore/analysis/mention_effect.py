@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..duplicates import check_policy, prepare_pair
+from ..duplicates import prepare_pair
 from ..metrics import CONLL_PARTS, METRICS, REGISTRY, MetricSpec, resolve
 from ..model import Corpus, Document, Span
 from ..scorer import score_corpora
@@ -138,6 +138,8 @@ class MentionEffectReport:
     metrics: tuple[str, ...]
     base: dict[str, Scores]
     variants: dict[str, Variant]
+    #: What the pairing and the duplicates policy said (for the caller to show).
+    warnings: tuple[str, ...] = ()
 
     def wrong_direction(self) -> dict[str, tuple[str, ...]]:
         """Variant name -> metrics whose precision or F1 moved the wrong way."""
@@ -300,16 +302,20 @@ def mention_effect(
     policy is applied before transforming. ``conll`` adds the CoNLL score
     (mean F1 of MUC, B³, CEAFe; its parts are scored even if not asked for).
     """
-    check_policy(duplicates)
+    from ..evaluation import Evaluation
+    from ..pipeline import document_pairs, pair_documents
+
+    Evaluation.create(duplicates=duplicates)
     objects = list(resolve(metrics))
     chosen = [m.name for m in objects]
     if conll:
         objects += [REGISTRY[p] for p in CONLL_PARTS if p not in chosen]
-    warnings: list[str] = []
+    pairing = pair_documents(tuple(key.documents), tuple(response.documents))
+    warnings: list[str] = list(pairing.warnings)
     keys: dict[str, Document] = {}
     originals: dict[str, Document] = {}
-    for doc_id, key_doc in key.documents.items():
-        resp_doc = response.documents.get(doc_id, Document(doc_id, ()))
+    for key_doc, resp_doc in document_pairs(key, response, pairing):
+        doc_id = key_doc.doc_id
         k, r = prepare_pair(key_doc, resp_doc, duplicates, warnings)
         keys[doc_id] = _plain(doc_id, k.entities) if duplicates != "reference" else k
         originals[doc_id] = _plain(doc_id, r.entities)
@@ -357,4 +363,5 @@ def mention_effect(
         metrics=tuple(base),
         base=base,
         variants=variants,
+        warnings=tuple(warnings),
     )

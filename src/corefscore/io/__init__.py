@@ -10,7 +10,7 @@ import json
 import os
 
 from ..errors import InputError
-from ..model import Corpus
+from ..model import Corpus, MentionTable
 from .conll import read_conll, read_conll_text
 from .detect import FORMATS, check_format, detect_format
 from .files import open_binary
@@ -49,9 +49,38 @@ def read_corpus(
         from .jsonclusters import read_json_clusters
 
         return read_json_clusters(path)
+    if fmt == "mentions":
+        from .mentiontable import corpus_from_table, read_mention_table
+
+        return corpus_from_table(read_mention_table(path))
     from .sgml import read_muc_sgml
 
     return read_muc_sgml(path)
+
+
+def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:
+    """Whether ``path`` (in ``format``, if given) is a mention table (``.tsv``, ``.mentions``)."""
+    from .mentiontable import is_mention_table as named
+
+    return named(path, format)
+
+
+def read_mentions(
+    path: str | os.PathLike[str], *, format: str | None = None, side: str = "key"
+) -> MentionTable:
+    """One side as a :class:`~corefscore.model.MentionTable`: a mention table directly,
+    any other format through its reader (labels as written: CoNLL numbers, JSON
+    cluster ids)."""
+    from dataclasses import replace
+
+    from .mentiontable import read_mention_table, table_from_corpus
+
+    if is_mention_table(path, format):
+        return read_mention_table(path)
+    fmt = format or detect_format(path, side=side)
+    table = table_from_corpus(read_corpus(path, format=fmt, side=side))
+    # jsonlines clusters have no ids, only positions within their document.
+    return replace(table, source=os.fspath(path), corpus_wide_labels=fmt != "jsonl")
 
 
 def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
@@ -79,7 +108,9 @@ def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
 __all__ = [
     "FORMATS",
     "detect_format",
+    "is_mention_table",
     "read_conll",
     "read_conll_text",
     "read_corpus",
+    "read_mentions",
 ]

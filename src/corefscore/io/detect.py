@@ -11,11 +11,11 @@ import os
 import re
 import zlib
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, option
 from .files import open_binary
 
 #: Format names, as accepted by ``--key-format`` / ``--response-format``.
-FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
 
 _EXTENSIONS = {
     ".conll": "conll",
@@ -29,6 +29,9 @@ _EXTENSIONS = {
     ".sgml": "sgml",
     ".sgm": "sgml",
     ".muc": "sgml",
+    ".conll.tsv": "conll",
+    ".tsv": "mentions",
+    ".mentions": "mentions",
 }
 _SNIFF_BYTES = 1 << 16
 
@@ -85,6 +88,9 @@ def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read file ({exc})", path=os.fspath(path)) from None
     named = format_from_name(path)
+    if named == "mentions":
+        # A mention table's lines say nothing a sniffer can trust; its name does.
+        return named
     found = format_from_content(head) or named
     if found == "json" and named == "jsonl":
         # Content tells JSON from other formats, but not a jsonlines file whose
@@ -96,7 +102,7 @@ def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
     if found is None:
         raise InputError(
             f"cannot tell the format of this {side} file from its name or first lines; "
-            f"give it with --{side}-format ({', '.join(FORMATS)})",
+            f"give it with {option(f'{side}_format')} ({', '.join(FORMATS)})",
             path=os.fspath(path),
             line=1,
         )

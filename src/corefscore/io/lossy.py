@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..errors import InputError
+from ..errors import InputError, option
 from ..model import Document
 
 
@@ -27,7 +27,8 @@ class Losses:
     def refuse(self, kind: str, detail: str, *, path: str | None, line: int | None) -> None:
         if not self.allow:
             raise InputError(
-                f"cannot convert to {self.target}: {detail} (use --lossy to drop such items)",
+                f"cannot convert to {self.target}: {detail} (use {option('lossy')} to drop such "
+                "items)",
                 path=path,
                 line=line,
             )
@@ -38,7 +39,7 @@ class Losses:
 
     def warnings(self) -> list[str]:
         out = [
-            f"dropped {n} {kind} that {self.target} cannot hold (--lossy)"
+            f"dropped {n} {kind} that {self.target} cannot hold (lossy conversion)"
             for kind, n in self.dropped.items()
         ]
         out += [

@@ -1,32 +1,24 @@
-"""The columnar engine: arrays to contingency tables, sums, CEAF, the mention table reader."""
+"""The columnar engine: arrays to contingency tables, ordered sums, CEAF on arrays."""
 
 from __future__ import annotations
-
-import gzip
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import corefscore.crossdoc as crossdoc
-from corefscore.columnar import (
-    ceaf_alignment,
+from corefscore.contingency import build_table, group_sums
+from corefscore.engines.columnar import (
     component_sizes,
     contingency_from_arrays,
     encode_mentions,
-    first_appearance_codes,
     repeated_positions,
-    segment_sums,
 )
-from corefscore.contingency import build_table
-from corefscore.crossdoc import read_mention_table
-from corefscore.errors import InputError, UsageError
+from corefscore.errors import UsageError
 from corefscore.metrics import REGISTRY
 from corefscore.metrics.base import sequential_sum
-from corefscore.metrics.ceaf import align, phi3, phi4
-from corefscore.model import Document
+from corefscore.metrics.ceaf import align, align_weights, phi3, phi4
+from corefscore.model import Document, first_appearance_codes
 
 
 @st.composite
@@ -93,7 +85,8 @@ def test_ceaf_alignment_total_is_optimal(key: Document, response: Document) -> N
         weights = similarity(
             table.counts, table.key_sizes[table.rows], table.response_sizes[table.cols]
         )
-        rows, cols, sims = ceaf_alignment(table.shape, table.rows, table.cols, weights)
+        found = align_weights(table.shape, table.rows, table.cols, weights)
+        rows, cols, sims = found.key_entities, found.response_entities, found.similarity
         assert len(set(rows.tolist())) == len(rows) and len(set(cols.tolist())) == len(cols)
         assert (np.diff(rows) > 0).all()
         assert sequential_sum(1 - (1 - sims)) == pytest.approx(align(table, similarity).total)
@@ -103,10 +96,10 @@ def test_sparse_assignment_on_a_chain() -> None:
     """A component where greedy choice is wrong: (0,0)=2, (0,1)=3, (1,1)=2 -> 2 + 2."""
     rows = np.array([0, 0, 1])
     cols = np.array([0, 1, 1])
-    chosen_rows, chosen_cols, sims = ceaf_alignment((2, 2), rows, cols, np.array([2.0, 3.0, 2.0]))
-    assert chosen_rows.tolist() == [0, 1]
-    assert chosen_cols.tolist() == [0, 1]
-    assert sims.tolist() == [2.0, 2.0]
+    found = align_weights((2, 2), rows, cols, np.array([2.0, 3.0, 2.0]))
+    assert found.key_entities.tolist() == [0, 1]
+    assert found.response_entities.tolist() == [0, 1]
+    assert found.similarity.tolist() == [2.0, 2.0]
 
 
 def test_component_sizes() -> None:
@@ -121,16 +114,16 @@ def test_component_sizes() -> None:
     assert sorted(zip(keys.tolist(), responses.tolist())) == [(2, 2)]
 
 
-def test_segment_sums_add_left_to_right() -> None:
+def test_group_sums_add_left_to_right() -> None:
     values = np.array([1e16, 1.0, -1e16, 0.5, 1.0, 1e-3] * 30)
     segments = np.array([0, 0, 0, 1, 1, 2] * 30)
     # Segment 0 is long (90 values): one accumulate; the others go column by column.
-    out = segment_sums(values, segments, 4)
+    out = group_sums(values, segments, 4)
     for s in range(3):
         assert out[s] == sequential_sum(values[segments == s])
     assert out[3] == 0.0
     shuffled = np.array([2, 0, 1] * 60)
-    assert segment_sums(values, shuffled, 3)[1] == sequential_sum(values[shuffled == 1])
+    assert group_sums(values, shuffled, 3)[1] == sequential_sum(values[shuffled == 1])
 
 
 def test_codes() -> None:
@@ -143,75 +136,3 @@ def test_codes() -> None:
     assert encode_mentions(small, small, small, widths=(2, 4, 4)) == [3 << 8 | 3 << 4 | 3]
     with pytest.raises(UsageError, match="need"):
         encode_mentions(small, np.array([16]), small, widths=(2, 4, 4))
-
-
-def _write(path: Path, text: str) -> Path:
-    path.write_bytes(text.encode("utf-8"))
-    return path
-
-
-def test_read_mention_table(tmp_path: Path) -> None:
-    text = "# header\ndocA\t0\t1\tE1\n\ndocA\t3\t3\tE2\r\n# note\ndocB\t0\t0\tE1\ndocA\t5\t6\tE1"
-    table = read_mention_table(_write(tmp_path / "m.tsv", text))
-    assert table.doc_ids == ("docA", "docB")
-    assert table.doc.tolist() == [0, 0, 1, 0]
-    assert table.start.tolist() == [0, 3, 0, 5]
-    assert table.end.tolist() == [1, 3, 0, 6]
-    assert table.label.tolist() == [0, 1, 0, 0]
-    assert list(table.labels) == ["E1", "E2"]
-    with gzip.open(tmp_path / "m.tsv.gz", "wb") as handle:
-        handle.write(text.encode())
-    again = read_mention_table(tmp_path / "m.tsv.gz")
-    assert again.label.tolist() == table.label.tolist()
-
-
-def test_read_mention_table_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = [f"d{i // 7}\t{i}\t{i + 1}\te{(i * 5) % 11}" for i in range(300)]
-    path = _write(tmp_path / "m.tsv", "\n".join(lines) + "\n")
-    monkeypatch.setattr(crossdoc, "_CHUNK_BYTES", 64)
-    table = read_mention_table(path)
-    assert len(table) == 300
-    assert [table.doc_ids[d] for d in table.doc.tolist()] == [f"d{i // 7}" for i in range(300)]
-    assert [table.labels[e] for e in table.label.tolist()] == [
-        f"e{(i * 5) % 11}" for i in range(300)
-    ]
-
-
-@pytest.mark.parametrize("width", [9, 17])
-def test_key_collisions_fall_back_to_exact_codes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
-) -> None:
-    """Ids of 9-16 bytes are keyed by two mixed words, longer ones hashed: force collisions."""
-    pad = "p" * (width - 1)
-    docs = [f"{pad}a", f"{pad}b", f"{pad}a", f"{pad}b"]
-    ids = [f"x{pad}", f"y{pad}", f"x{pad}", f"z{pad}"]
-    text = "".join(f"{d}\t{i}\t{i}\t{e}\n" for i, (d, e) in enumerate(zip(docs, ids)))
-    path = _write(tmp_path / "m.tsv", text)
-
-    def constant(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        return np.zeros(len(starts), dtype=np.uint64)  # every long id collides
-
-    monkeypatch.setattr(crossdoc, "_field_hashes", constant)
-    # With a zero mixer the key of a 9-16 byte id is its second word alone.
-    monkeypatch.setattr(crossdoc, "_MIX", np.uint64(0))
-    table = read_mention_table(path)
-    assert [table.doc_ids[d] for d in table.doc.tolist()] == docs
-    assert [table.labels[e] for e in table.label.tolist()] == ids
-    assert table.label.tolist() == [0, 1, 0, 2]
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("a\t0\t1\tx\na\t0\tx\n", r"m\.tsv:2: expected 4 tab-separated fields .* found 3"),
-        ("# h\na\t0\t1\tx\na\t-1\t1\tx\n", r"m\.tsv:3: start '-1' is not a non-negative integer"),
-        ("a\t4\t1\tx\n", r"m\.tsv:1: invalid span \(4, 1\)"),
-        ("a\t0\t1\t\n", r"m\.tsv:1: .*with an empty id"),
-        ("a\t0\tz\tx\n", r"m\.tsv:1: end 'z' is not a non-negative integer"),
-        ("a\t0\t123456789\tx\nb\t1\t1x\tx\n", r"m\.tsv:2: end '1x' is not"),
-        ("# h\na\t0\t1\tx\x00\n", r"m\.tsv:2: NUL byte"),
-    ],
-)
-def test_read_mention_table_errors(tmp_path: Path, text: str, message: str) -> None:
-    with pytest.raises(InputError, match=message):
-        read_mention_table(_write(tmp_path / "m.tsv", text))

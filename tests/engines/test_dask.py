@@ -24,7 +24,7 @@ from corefscore.model import Corpus
 from corefscore.result import ScoreResult
 from corefscore.scorer import score_corpora
 
-from .conftest import shared_path
+from ..conftest import shared_path
 
 pytest.importorskip("dask.dataframe")
 pytest.importorskip("distributed")
@@ -128,11 +128,9 @@ def test_real_pair_with_repeated_spans(client: Any) -> None:
 
 
 def test_cross_document_equals_the_columnar_scorer(client: Any) -> None:
-    from corefscore.crossdoc import score_cross_document
-
     key, response = _golden(6)
     options: dict[str, Any] = {"duplicates": "first", "response_singletons": "drop"}
-    expected = score_cross_document(key, response, **options)
+    expected = score_corpora(key, response, cross_document=True, **options)
     got = engine.score(
         _frames(key, 2),
         _frames(response, 3),

@@ -1,72 +1,95 @@
-"""Cross-document coreference: one global partition of (document, start, end) mentions.
+"""Mention tables: one mention a line, read straight into numpy arrays.
 
-In cross-document mode an entity id names one entity of the whole corpus, so
-an entity can have mentions in several documents, and every metric is
-computed once over the single global key and response partitions (see
-docs/crossdoc.md). Per side, ``scope`` says how ids are read:
-
-``global``
-    the id as written names a corpus-wide entity (CoNLL coreference numbers,
-    JSON cluster ``id``\\ s, the mention table's entity column);
-``document``
-    the id names an entity of its own document (the id is prefixed with the
-    document id): the common case of a within-document key scored against a
-    cross-document response.
-
-Documents are the key's: response mentions in documents the key does not
-have are ignored, and key documents the response does not have are scored
-as all missed (each with a warning that counts them), as in per-document
-scoring. Repeated spans follow the duplicates policy (``default``: the first
-copy in the response is kept, a repeat in the key is an error; ``first``:
-the first copy on both sides).
-
-The mention table format (``.tsv``, ``.mentions``, optionally gzipped) is one
-mention a line, tab-separated: ``doc_id  start  end  entity_id``, token
-positions with inclusive ends; blank lines and lines starting with ``#`` are
-skipped. It is read in chunks straight into arrays, so ten million mentions
-never become Python objects.
+The format (``.tsv``, ``.mentions``, optionally gzipped) is one mention a
+line, tab-separated: ``doc_id  start  end  entity_id``, token positions with
+inclusive ends; blank lines and lines starting with ``#`` are skipped. It is
+read in chunks straight into arrays, so ten million mentions never become
+Python objects: the input of the columnar engine and of cross-document
+scoring at scale (``docs/crossdoc.md``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, overload
+from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 
-from .columnar import (
-    NATIVE_METRICS,
-    SCOPES,
-    MentionTable,
-    combine,
-    first_appearance_codes,
-    pair_tables,
-    score_tables,
-    table_from_corpus,
-)
-from .duplicates import check_policy
-from .errors import InputError, UsageError
-from .io.files import open_binary
-from .metrics import MetricSpec, resolve
-from .model import Corpus
-from .regimes import EvaluationSetup
-from .result import ScoreResult, conll_score
-from .signature import make_signature
+from ..errors import InputError, UsageError
+from ..model import Corpus, Document, MentionTable, first_appearance_codes
+from .files import open_binary
 
 #: File name endings read as mention tables.
 MENTION_TABLE_SUFFIXES = (".tsv", ".tsv.gz", ".mentions", ".mentions.gz")
 _CHUNK_BYTES = 16 << 20
 
 
-def is_mention_table(path: str | os.PathLike[str]) -> bool:
+def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:
+    """Whether ``path`` (in ``format``, if given) is read as a mention table."""
+    if format is not None:
+        return format == "mentions"
     name = os.fspath(path).lower()
     return name.endswith(MENTION_TABLE_SUFFIXES) and not name.endswith(".conll.tsv")
 
 
-# --------------------------------------------------------------------------------------------
-# Reading
+def table_from_corpus(corpus: Corpus) -> MentionTable:
+    """The mentions of a :class:`~corefscore.model.Corpus`, labels as the source wrote them.
+
+    Documents, entities and mentions keep their order, so that per-document
+    scoring adds its floating-point terms as the object engine does.
+    """
+    doc_ids = tuple(corpus.documents)
+    label_index: dict[str, int] = {}
+    docs: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    labels: list[int] = []
+    for d, document in enumerate(corpus.documents.values()):
+        if document.optional:
+            raise UsageError(
+                "optional mentions (MUC STATUS=OPT) need the object engine; mention arrays "
+                "do not keep them"
+            )
+        for label, entity in zip(document.labels, document.entities):
+            code = label_index.setdefault(label, len(label_index))
+            n = len(entity)
+            docs.extend([d] * n)
+            labels.extend([code] * n)
+            for start, end in entity:
+                starts.append(start)
+                ends.append(end)
+    return MentionTable(
+        np.array(docs, dtype=np.int64),
+        np.array(starts, dtype=np.int64),
+        np.array(ends, dtype=np.int64),
+        np.array(labels, dtype=np.int64),
+        doc_ids,
+        tuple(label_index),
+        corpus.source,
+        corpus.warnings,
+        dense_labels=True,
+    )
+
+
+def corpus_from_table(table: MentionTable) -> Corpus:
+    """A mention table as a :class:`~corefscore.model.Corpus`: entities by first
+    appearance in their document, mentions in row order."""
+    per_doc: list[dict[int, list[tuple[int, int]]]] = [{} for _ in table.doc_ids]
+    for d, start, end, label in zip(
+        table.doc.tolist(), table.start.tolist(), table.end.tolist(), table.label.tolist()
+    ):
+        per_doc[d].setdefault(label, []).append((start, end))
+    documents = {
+        doc_id: Document(
+            doc_id=doc_id,
+            entities=tuple(tuple(spans) for spans in entities.values()),
+            labels=tuple(table.labels[label] for label in entities),
+            source=table.source,
+        )
+        for doc_id, entities in zip(table.doc_ids, per_doc)
+    }
+    return Corpus(documents=documents, source=table.source, warnings=table.warnings)
 
 
 def read_mention_table(path: str | os.PathLike[str]) -> MentionTable:
@@ -475,298 +498,10 @@ def _locate_bad_line(data: bytes, numbers: np.ndarray, source: str) -> None:
     raise InputError("malformed mention table", path=source)
 
 
-def read_mentions(
-    path: str | os.PathLike[str], *, format: str | None = None, side: str = "key"
-) -> MentionTable:
-    """One side as a :class:`MentionTable`: a mention table directly, any other format
-    through its reader (labels as written: CoNLL numbers, JSON cluster ids)."""
-    if format == "mentions" or (format is None and is_mention_table(path)):
-        return read_mention_table(path)
-    from .io import read_corpus
-    from .io.detect import detect_format
-
-    fmt = format or detect_format(path, side=side)
-    table = table_from_corpus(read_corpus(path, format=fmt, side=side))
-    # jsonlines clusters have no ids, only positions within their document.
-    return replace(table, source=os.fspath(path), corpus_wide_labels=fmt != "jsonl")
-
-
-# --------------------------------------------------------------------------------------------
-# Scoring
-
-
-def _check_scope(scope: str, what: str) -> str:
-    if scope not in SCOPES:
-        raise UsageError(f"{what} must be one of {', '.join(SCOPES)}, got {scope!r}")
-    return scope
-
-
-def align_documents(
-    key: MentionTable, response: MentionTable, warnings: list[str]
-) -> tuple[MentionTable, MentionTable]:
-    """Both sides on the key's documents, with the warnings of per-document scoring.
-
-    Response mentions of documents the key lacks are dropped; the response
-    table's document codes become the key's.
-    """
-    position = {doc_id: d for d, doc_id in enumerate(key.doc_ids)}
-    mapping = np.array([position.get(doc_id, -1) for doc_id in response.doc_ids], dtype=np.int64)
-    extra = [doc_id for doc_id, d in zip(response.doc_ids, mapping.tolist()) if d < 0]
-    if extra and len(extra) == len(response.doc_ids):
-        warnings.append(
-            f"no response document id matches a key document id ({_show(extra)}); "
-            "every key document is scored as all missed"
-        )
-    elif extra:
-        dropped = int((mapping[response.doc] < 0).sum())
-        warnings.append(
-            f"{len(extra)} response document(s) not in the key, ignored with their "
-            f"{dropped} mention(s): {_show(extra)}"
-        )
-    moved = mapping[response.doc] if len(response) else response.doc
-    keep = moved >= 0
-    if not keep.all():
-        response = response.select(keep)
-    response = replace(response, doc=moved[keep], doc_ids=key.doc_ids)
-    missing = len(key.doc_ids) - int((mapping >= 0).sum())
-    if missing and len(mapping):
-        warnings.append(f"{missing} key document(s) not in the response, scored as all missed")
-    return key, response
-
-
-def _show(ids: list[str]) -> str:
-    return ", ".join(repr(d) for d in ids[:3]) + (" ..." if len(ids) > 3 else "")
-
-
-def _metric_names(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[str, ...]:
-    names: list[str] = []
-    for metric in resolve(metrics):
-        from .metrics import REGISTRY
-
-        if metric.requires:
-            raise UsageError(
-                f"metric {metric.name} needs {', '.join(metric.requires)}, which mention "
-                "arrays do not carry"
-            )
-        if REGISTRY.get(metric.name) is not metric:
-            raise UsageError(
-                f"custom metric {metric.name!r} needs entities as objects; cross-document "
-                "scoring computes built-in metrics from the contingency table only"
-            )
-        names.append(metric.name)
-    return tuple(names)
-
-
-def _check_setup(setup: EvaluationSetup) -> None:
-    unsupported = [
-        option
-        for option, used in (
-            (f"--match {setup.matching}", setup.matching != "exact"),
-            ("--gold-mentions", setup.gold_mentions),
-            ("--anaphoric-only", setup.anaphoric_only),
-            ("--remove-nested", setup.remove_nested),
-        )
-        if used
-    ]
-    if unsupported:
-        raise UsageError(
-            f"{', '.join(unsupported)} cannot be combined with cross-document scoring "
-            "(exact matching and the singleton options only)"
-        )
-
-
-def score_cross_document(
-    key: Corpus | MentionTable,
-    response: Corpus | MentionTable,
-    *,
-    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
-    key_scope: str = "global",
-    response_scope: str = "global",
-    duplicates: str = "default",
-    singletons: str = "keep",
-    key_singletons: str | None = None,
-    response_singletons: str | None = None,
-    setup: EvaluationSetup | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> ScoreResult:
-    """Score ``response`` against ``key`` as one global partition each.
-
-    ``key`` and ``response`` are corpora (entity ids from their labels) or
-    mention tables. ``key_scope``/``response_scope`` are ``global`` (ids are
-    corpus-wide) or ``document`` (ids are per document). BLANC counts
-    non-coreference links between any two mentions of the corpus. The
-    result's signature has a ``scope`` field.
-    """
-    _check_scope(key_scope, "key scope")
-    _check_scope(response_scope, "response scope")
-    scope = "cross-document"
-    if (key_scope, response_scope) != ("global", "global"):
-        scope += f"(key={key_scope},response={response_scope})"
-    extra: dict[str, Any] = {
-        "cross_document": True,
-        "key_scope": key_scope,
-        "response_scope": response_scope,
-    }
-    extra.update(options or {})
-    return _score(
-        key,
-        response,
-        metrics=metrics,
-        scopes=(key_scope, response_scope),
-        blanc_scope="global",
-        signature_scope=scope,
-        duplicates=duplicates,
-        setup=setup
-        or EvaluationSetup.create(
-            singletons=singletons,
-            key_singletons=key_singletons,
-            response_singletons=response_singletons,
-        ),
-        options=extra,
-    )
-
-
-def score_documents(
-    key: Corpus | MentionTable,
-    response: Corpus | MentionTable,
-    *,
-    metrics: MetricSpec | Iterable[MetricSpec] | None = None,
-    duplicates: str = "default",
-    setup: EvaluationSetup | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> ScoreResult:
-    """Ordinary per-document scoring (micro-averaged), computed as one block-diagonal table.
-
-    Entity ids are per document and BLANC's non-coreference links stay within
-    documents, so the numbers are those of
-    :func:`corefscore.scorer.score_corpora` (bit for bit on the seven default
-    metrics), without a Python object per mention: the route for very large
-    corpora and for mention tables. No per-document results.
-    """
-    return _score(
-        key,
-        response,
-        metrics=metrics,
-        scopes=("document", "document"),
-        blanc_scope="document",
-        signature_scope=None,
-        duplicates=duplicates,
-        setup=setup or EvaluationSetup(),
-        options=options,
-    )
-
-
-def _score(
-    key: Corpus | MentionTable,
-    response: Corpus | MentionTable,
-    *,
-    metrics: MetricSpec | Iterable[MetricSpec] | None,
-    scopes: tuple[str, str],
-    blanc_scope: str,
-    signature_scope: str | None,
-    duplicates: str,
-    setup: EvaluationSetup,
-    options: Mapping[str, Any] | None,
-) -> ScoreResult:
-    check_policy(duplicates)
-    _check_setup(setup)
-    names = _metric_names(metrics)
-    warnings: list[str] = []
-    for corpus in (key, response):
-        if isinstance(corpus, Corpus) and any(doc.optional for doc in corpus):
-            raise UsageError(
-                "optional mentions (MUC STATUS=OPT) need per-document scoring; "
-                "they are not supported by the columnar engine"
-            )
-    key_table = key if isinstance(key, MentionTable) else table_from_corpus(key)
-    response_table = response if isinstance(response, MentionTable) else table_from_corpus(response)
-    warnings.extend(key_table.warnings)
-    warnings.extend(response_table.warnings)
-    for side, table, scope in (
-        ("key", key_table, scopes[0]),
-        ("response", response_table, scopes[1]),
-    ):
-        if scope == "global" and not table.corpus_wide_labels:
-            raise UsageError(
-                f"the {side} is jsonlines, whose clusters have no ids beyond their document; "
-                f"use --{side}-scope document, or a format with entity ids (CoNLL, JSON "
-                "clusters with 'id', a mention table)"
-            )
-    key_table, response_table = align_documents(key_table, response_table, warnings)
-    pair = pair_tables(
-        key_table,
-        response_table,
-        key_scope=scopes[0],
-        response_scope=scopes[1],
-        duplicates=duplicates,
-        key_singletons=setup.key_singletons,
-        response_singletons=setup.response_singletons,
-        warnings=warnings,
-    )
-    stats = score_tables(pair, names, blanc_scope=blanc_scope)
-    return columnar_result(
-        stats,
-        names=names,
-        duplicates=duplicates,
-        setup=setup,
-        scope=signature_scope,
-        options=options or {},
-        warnings=warnings,
-    )
-
-
-def columnar_result(
-    stats: Mapping[str, tuple[float, ...]],
-    *,
-    names: Sequence[str],
-    duplicates: str,
-    setup: EvaluationSetup,
-    scope: str | None,
-    options: Mapping[str, Any],
-    warnings: Sequence[str],
-    document_statistics: Mapping[str, Mapping[str, tuple[float, ...]]] | None = None,
-) -> ScoreResult:
-    """The result of corpus statistics from the columnar engine (or the Dask one):
-    ``scope`` is the signature's ``scope:`` field for cross-document scoring."""
-    scores = combine(dict(stats))
-    opts: dict[str, Any] = {"metrics": list(names), "duplicates": duplicates}
-    opts.update(setup.to_dict())
-    opts.update(options)
-    return ScoreResult(
-        metrics=scores,
-        conll=conll_score(scores),
-        signature=make_signature(metrics=names, duplicates=duplicates, setup=setup, scope=scope),
-        options=opts,
-        documents=None,
-        warnings=tuple(warnings),
-        document_statistics=None if document_statistics is None else dict(document_statistics),
-    )
-
-
-def score_cross_document_files(
-    key_path: str | os.PathLike[str],
-    response_path: str | os.PathLike[str],
-    *,
-    key_format: str | None = None,
-    response_format: str | None = None,
-    **options: Any,
-) -> ScoreResult:
-    """:func:`score_cross_document` on two files (mention tables, or any readable format)."""
-    key = read_mentions(key_path, format=key_format, side="key")
-    response = read_mentions(response_path, format=response_format, side="response")
-    extra = {"key": os.fspath(key_path), "response": os.fspath(response_path)}
-    extra.update(options.pop("options", None) or {})
-    return score_cross_document(key, response, options=extra, **options)
-
-
 __all__ = [
     "MENTION_TABLE_SUFFIXES",
-    "NATIVE_METRICS",
-    "align_documents",
+    "corpus_from_table",
     "is_mention_table",
     "read_mention_table",
-    "read_mentions",
-    "score_cross_document",
-    "score_cross_document_files",
-    "score_documents",
+    "table_from_corpus",
 ]

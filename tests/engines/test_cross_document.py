@@ -12,13 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefscore.cli import main
-from corefscore.crossdoc import read_mentions, score_cross_document, score_documents
+from corefscore.io import read_mentions
 from corefscore.errors import InputError, UsageError
 from corefscore.io import read_corpus
 from corefscore.model import Corpus, corpus_from_mapping
 from corefscore.scorer import score_corpora
 
-from .conftest import shared_path
+
+def score_cross_document(key, response, **options):  # type: ignore[no-untyped-def]
+    return score_corpora(key, response, cross_document=True, **options)
+
+
+def score_documents(key, response, **options):  # type: ignore[no-untyped-def]
+    return score_corpora(key, response, engine="columnar", **options)
+
+from ..conftest import shared_path
 
 # Three documents. Key entity X has mentions in documents A and B; the response
 # leaves X's mention in B unlinked from A and merges it with Z (Q), merges Y
@@ -116,7 +124,7 @@ def test_variants_on_the_global_table() -> None:
     # LEA with importance 1: (1/3 + 0 + 1/3 + 0) / 4 key entities; (1 + 1/3) / 4 response.
     assert result["lea-uniform"].recall == pytest.approx(1 / 6, abs=1e-15)
     assert result["lea-uniform"].precision == pytest.approx(1 / 3, abs=1e-15)
-    with pytest.raises(UsageError, match="ace-value needs"):
+    with pytest.raises(UsageError, match="metric ace-value cannot be used with cross-document"):
         score_cross_document(key, response, metrics="ace-value")
 
 
@@ -230,7 +238,7 @@ def test_document_on_one_side_only_warns() -> None:
     response = corpus_from_mapping({"A": [[[0, 0], [1, 1]]], "Z": [[[3, 3]]]}, side="response")
     result = score_cross_document(key, response, key_scope="document", response_scope="document")
     assert result.warnings == (
-        "1 response document(s) not in the key, ignored with their 1 mention(s): 'Z'",
+        "1 response document(s) not in the key, ignored: 'Z'",
         "1 key document(s) not in the response, scored as all missed",
     )
     assert (result["mentions"].recall, result["mentions"].precision) == (2 / 3, 1.0)
@@ -258,7 +266,7 @@ def test_jsonlines_ids_are_per_document(tmp_path: Path) -> None:
     path = tmp_path / "k.jsonl"
     path.write_text('{"doc_key": "a", "clusters": [[[0, 0], [1, 1]]]}\n')
     table = read_mentions(path, side="key")
-    with pytest.raises(UsageError, match="--key-scope document"):
+    with pytest.raises(UsageError, match="key_scope='document'"):
         score_cross_document(table, table)
     assert score_cross_document(table, table, key_scope="document", response_scope="document")[
         "muc"
@@ -267,10 +275,8 @@ def test_jsonlines_ids_are_per_document(tmp_path: Path) -> None:
 
 def test_unsupported_options() -> None:
     key, response = _corpora()
-    with pytest.raises(UsageError, match="--match head"):
-        from corefscore.regimes import EvaluationSetup
-
-        score_cross_document(key, response, setup=EvaluationSetup.create(matching="head"))
+    with pytest.raises(UsageError, match="matching='head' cannot be used with cross-document"):
+        score_cross_document(key, response, matching="head")
     with pytest.raises(UsageError, match="scope"):
         score_cross_document(key, response, key_scope="corpus")
 

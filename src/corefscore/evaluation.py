@@ -1,0 +1,214 @@
+"""What an evaluation computes: one frozen, validated options object.
+
+Every scoring function, engine and command builds one :class:`Evaluation`
+from its keyword options (or takes one ready-made), validates it once, and
+hands it down whole. It is the single source of the result's signature and of
+its ``options`` record, so that two results with the same signature were
+computed the same way.
+
+>>> from corefscore.evaluation import Evaluation
+>>> evaluation = Evaluation.create(metrics="conll", singletons="drop")
+>>> evaluation.metric_names
+('muc', 'bcub', 'ceafe')
+>>> evaluation.signature().split("|")[:3]
+['metrics:muc+bcub+ceafe', 'match:exact', 'singletons:drop']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from .errors import UsageError, option
+from .metrics import Metric, MetricSpec, resolve
+from .regimes import EvaluationSetup
+from .signature import make_signature
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+#: What to do with a span that occurs more than once on one side (see :mod:`corefscore.duplicates`).
+DUPLICATE_POLICIES = ("default", "first", "reference")
+#: How entity ids are read in cross-document scoring: corpus-wide, or per document.
+ID_SCOPES = ("global", "document")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which partition is scored: each document's (the default) or one of the corpus.
+
+    With ``cross_document`` an entity id names an entity of the whole corpus
+    (``key``/``response`` = ``"global"``) or of its own document
+    (``"document"``, e.g. a within-document key), and every metric is
+    computed once over the single global partition.
+    """
+
+    cross_document: bool = False
+    key: str = "global"
+    response: str = "global"
+
+    def __post_init__(self) -> None:
+        for side, value in (("key", self.key), ("response", self.response)):
+            if value not in ID_SCOPES:
+                raise UsageError(
+                    f"{option(f'{side}_scope', value)} is not an entity id scope; "
+                    f"choose {' or '.join(ID_SCOPES)}"
+                )
+        if not self.cross_document and (self.key, self.response) != ("global", "global"):
+            raise UsageError(
+                f"{option('key_scope')} and {option('response_scope')} need "
+                f"{option('cross_document')}"
+            )
+
+    @property
+    def label(self) -> str | None:
+        """The signature's ``scope:`` field (``None`` for per-document scoring)."""
+        if not self.cross_document:
+            return None
+        if (self.key, self.response) == ("global", "global"):
+            return "cross-document"
+        return f"cross-document(key={self.key},response={self.response})"
+
+    def to_dict(self) -> dict[str, Any]:
+        if not self.cross_document:
+            return {}
+        return {"cross_document": True, "key_scope": self.key, "response_scope": self.response}
+
+
+class EvaluationOptions(TypedDict, total=False):
+    """The keyword options of every scoring function (see :meth:`Evaluation.create`)."""
+
+    metrics: MetricSpec | Iterable[MetricSpec] | None
+    duplicates: str
+    matching: str
+    singletons: str
+    key_singletons: str | None
+    response_singletons: str | None
+    gold_mentions: bool
+    anaphoric_only: bool
+    remove_nested: bool
+    cross_document: bool
+    key_scope: str
+    response_scope: str
+
+
+def _default_metrics() -> tuple[Metric, ...]:
+    return resolve(None)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Metrics, duplicates policy, regime (matching included) and scope of one evaluation.
+
+    Build it with :meth:`create` from keyword options, or directly from its
+    parts; either way it is validated on construction, and every engine
+    reads the same object.
+    """
+
+    metrics: tuple[Metric, ...] = field(default_factory=_default_metrics)
+    duplicates: str = "default"
+    regime: EvaluationSetup = field(default_factory=EvaluationSetup)
+    scope: Scope = field(default_factory=Scope)
+
+    def __post_init__(self) -> None:
+        if not self.metrics:
+            raise UsageError("no metric selected")
+        if self.duplicates not in DUPLICATE_POLICIES:
+            raise UsageError(
+                f"unknown duplicates policy {self.duplicates!r}; choose one of "
+                f"{', '.join(DUPLICATE_POLICIES)}"
+            )
+        if self.regime.matching != "exact" and self.duplicates == "reference":
+            raise UsageError(
+                f"{option('duplicates', 'reference')} reproduces the reference scorer, which "
+                f"matches mentions exactly; it cannot be combined with "
+                f"{option('matching', self.regime.matching)}"
+            )
+
+    @classmethod
+    def create(cls, **options: Unpack[EvaluationOptions]) -> Evaluation:
+        """An evaluation from the keyword options of the scoring functions.
+
+        ``metrics``: names (see ``corefscore metrics``), ``"conll"``,
+        ``"all"`` or :class:`~corefscore.metrics.Metric` objects (default:
+        the reference scorer's seven). ``duplicates``: ``default``, ``first``
+        or ``reference``. Regime options (:mod:`corefscore.regimes`):
+        ``matching`` (``exact``, ``head``, ``min-span``, ``overlap``),
+        ``singletons`` (``keep``/``drop``, for both sides unless
+        ``key_singletons``/``response_singletons`` is given),
+        ``gold_mentions``, ``anaphoric_only``, ``remove_nested``. Scope:
+        ``cross_document`` with ``key_scope``/``response_scope``.
+        """
+        unknown = set(options) - set(EvaluationOptions.__annotations__)
+        if unknown:
+            raise UsageError(
+                f"unknown option(s) {', '.join(sorted(unknown))}; the options are "
+                f"{', '.join(EvaluationOptions.__annotations__)}"
+            )
+        regime = EvaluationSetup.create(
+            matching=options.get("matching", "exact"),
+            singletons=options.get("singletons", "keep"),
+            key_singletons=options.get("key_singletons"),
+            response_singletons=options.get("response_singletons"),
+            gold_mentions=options.get("gold_mentions", False),
+            anaphoric_only=options.get("anaphoric_only", False),
+            remove_nested=options.get("remove_nested", False),
+        )
+        return cls(
+            metrics=resolve(options.get("metrics")),
+            duplicates=options.get("duplicates", "default"),
+            regime=regime,
+            scope=Scope(
+                cross_document=bool(options.get("cross_document", False)),
+                key=options.get("key_scope", "global"),
+                response=options.get("response_scope", "global"),
+            ),
+        )
+
+    @classmethod
+    def of(
+        cls, evaluation: Evaluation | None, options: Mapping[str, Any] | EvaluationOptions
+    ) -> Evaluation:
+        """``evaluation`` itself, or one made from ``options`` (not both)."""
+        if evaluation is None:
+            return cls.create(**options)
+        if options:
+            raise UsageError(
+                f"give either an evaluation or options, not both (got {', '.join(options)})"
+            )
+        return evaluation
+
+    def with_options(self, **changes: Any) -> Evaluation:
+        """This evaluation with some parts replaced (validated again)."""
+        return replace(self, **changes)
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.metrics)
+
+    def signature(
+        self,
+        *,
+        bootstrap: tuple[int, int | None, float] | None = None,
+        significance: tuple[str, int, int | None, float] | None = None,
+    ) -> str:
+        """The signature of results computed this way (see :mod:`corefscore.signature`)."""
+        return make_signature(
+            metrics=self.metric_names,
+            duplicates=self.duplicates,
+            setup=self.regime,
+            bootstrap=bootstrap,
+            significance=significance,
+            scope=self.scope.label,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options record of a result (its JSON ``options``, before the inputs)."""
+        out: dict[str, Any] = {"metrics": list(self.metric_names), "duplicates": self.duplicates}
+        out.update(self.regime.to_dict())
+        out.update(self.scope.to_dict())
+        return out
+
+
+__all__ = ["DUPLICATE_POLICIES", "ID_SCOPES", "Evaluation", "EvaluationOptions", "Scope"]
