@@ -58,12 +58,22 @@ FORBIDDEN_OS_PREFIXES = ("exec", "spawn")
 # importlib may only appear in the package's lazy attribute loader, whose
 # module names come from a literal table (checked below).
 IMPORTLIB_ALLOWED = {SOURCE / "__init__.py"}
+# ``from importlib import resources`` (and nothing else of importlib) may appear
+# where package data is read, as long as each package named is a literal
+# (checked below): resources.files imports the package it is given.
+RESOURCES_ALLOWED = {SOURCE / "report" / "html.py"}
 
 
 def _python_files() -> list[Path]:
     files = sorted(SOURCE.rglob("*.py"))
     assert len(files) > 20, "the package source was not found"
     return files
+
+
+def _imports_only_resources(node: ast.ImportFrom) -> bool:
+    return node.module == "importlib" and [(a.name, a.asname) for a in node.names] == [
+        ("resources", None)
+    ]
 
 
 def _problems(path: Path, base: Path = SOURCE) -> Iterator[str]:
@@ -79,7 +89,11 @@ def _problems(path: Path, base: Path = SOURCE) -> Iterator[str]:
                     yield f"{where}: import importlib"
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             root = node.module.split(".")[0]
-            if root in FORBIDDEN_MODULES or (root == "importlib" and path not in IMPORTLIB_ALLOWED):
+            if root in FORBIDDEN_MODULES or (
+                root == "importlib"
+                and path not in IMPORTLIB_ALLOWED
+                and not (path in RESOURCES_ALLOWED and _imports_only_resources(node))
+            ):
                 yield f"{where}: from {node.module} import ..."
             if root == "os":
                 for alias in node.names:
@@ -119,11 +133,38 @@ def test_the_scan_catches_what_it_forbids(tmp_path: Path) -> None:
     bad.write_text(
         "import pickle\nimport subprocess as sp\nfrom yaml import load\nfrom os import system\n"
         "import os\nos.execvp('x', [])\neval('1')\nexec('x=1')\ncompile('1', 'f', 'eval')\n"
-        "__import__('os')\nnp.load('f', allow_pickle=True)\nf = eval\nimport importlib\n",
+        "__import__('os')\nnp.load('f', allow_pickle=True)\nf = eval\nimport importlib\n"
+        "from importlib import resources\n",
         encoding="utf-8",
     )
     lines = {int(problem.split(":")[1]) for problem in _problems(bad, base=tmp_path)}
-    assert lines == set(range(1, 14)) - {5}  # all but the plain "import os"
+    assert lines == set(range(1, 15)) - {5}  # all but the plain "import os"
+
+
+def test_package_data_is_read_only_from_literal_package_names() -> None:
+    for path in RESOURCES_ALLOWED:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = {
+            id(node.func): node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        }
+        uses = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "resources"
+        ]
+        assert uses, f"{path} reads no package data: take it out of RESOURCES_ALLOWED"
+        names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "resources"]
+        assert len(names) == len(uses), f"{path} passes resources around as a value"
+        for use in uses:
+            call = calls.get(id(use))
+            assert use.attr == "files" and call is not None, f"{path}:{use.lineno}"
+            args = [*call.args, *(k.value for k in call.keywords)]
+            assert len(args) == 1 and isinstance(args[0], ast.Constant), f"{path}:{use.lineno}"
+            assert str(args[0].value).startswith("corefscore"), f"{path}:{use.lineno}"
 
 
 def test_lazy_loader_imports_only_modules_named_in_its_literal_table() -> None:
