@@ -1,10 +1,12 @@
 """corefscore: exact, fast coreference-resolution scoring.
 
+```pycon
 >>> import corefscore
 >>> key = {"d": [[(0, 0), (2, 3)], [(5, 5)]]}
 >>> response = {"d": [[(0, 0), (2, 3), (5, 5)]]}
 >>> round(corefscore.score(key, response)["muc"].f1, 4)
 0.8
+```
 
 Names are imported on first use, so that ``corefscore --help`` and
 ``import corefscore`` stay instant.

@@ -1,10 +1,10 @@
-"""Distributed scoring on a Dask cluster: the public face of :mod:`corefscore.engines.dask`.
+"""Distributed scoring on a Dask cluster: the public face of ``corefscore.engines.dask``.
 
 ``corefscore.dask.score(key_ddf, response_ddf, **options)`` scores two Dask
 DataFrames of mentions (``doc``, ``start``, ``end``, ``entity``), and
 ``corefscore.dask.score_corpora(key, response, **options)`` two corpora, on a
 Dask cluster, with the numbers of the single-process engines. Options are
-those of :func:`corefscore.score` (or ``evaluation=``), plus where to run:
+those of ``corefscore.score`` (or ``evaluation=``), plus where to run:
 ``client=``, ``scheduler=`` or ``workers=``. Needs ``pip install
 'corefscore[dask]'``.
 """
@@ -39,7 +39,7 @@ def score(
     **evaluation_options: Unpack[EvaluationOptions],
 ) -> ScoreResult:
     """Score two Dask (or pandas) DataFrames of mentions (see
-    :func:`corefscore.engines.dask.score`)."""
+    ``corefscore.engines.dask.score``)."""
     from .engines import dask
 
     return dask.score(
@@ -71,7 +71,7 @@ def score_corpora(
     **evaluation_options: Unpack[EvaluationOptions],
 ) -> ScoreResult:
     """Score two corpora with the documents scored on a Dask cluster (see
-    :func:`corefscore.engines.dask.score_corpora`)."""
+    ``corefscore.engines.dask.score_corpora``)."""
     from .engines import dask
 
     return dask.score_corpora(

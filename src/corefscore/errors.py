@@ -1,12 +1,12 @@
 """Typed errors raised by corefscore.
 
 The library never prints or exits: it raises these, and the command line maps
-them to exit codes (1 for :class:`InputError`, 2 for :class:`UsageError`).
+them to exit codes (1 for ``InputError``, 2 for ``UsageError``).
 
 A message names options the way its reader sets them: ``str(error)`` speaks
 of the library's keyword options (``duplicates="first"``), and
-:meth:`CorefScoreError.cli_message` of the command line's flags
-(``--duplicates first``). Messages mark an option with :func:`option`.
+``CorefScoreError.cli_message`` of the command line's flags
+(``--duplicates first``). Messages mark an option with ``option``.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def shown(text: str, limit: int = 60) -> str:
 
 
 def clip(text: str, limit: int = 60) -> str:
-    """``text`` itself (e.g. JSON) for an error message, cut like :func:`shown`."""
+    """``text`` itself (e.g. JSON) for an error message, cut like ``shown``."""
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text):,} characters)"

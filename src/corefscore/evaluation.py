@@ -1,17 +1,19 @@
 """What an evaluation computes: one frozen, validated options object.
 
-Every scoring function, engine and command builds one :class:`Evaluation`
+Every scoring function, engine and command builds one ``Evaluation``
 from its keyword options (or takes one ready-made), validates it once, and
 hands it down whole. It is the single source of the result's signature and of
 its ``options`` record, so that two results with the same signature were
 computed the same way.
 
+```pycon
 >>> from corefscore.evaluation import Evaluation
 >>> evaluation = Evaluation.create(metrics="conll", singletons="drop")
 >>> evaluation.metric_names
 ('muc', 'bcub', 'ceafe')
 >>> evaluation.signature().split("|")[:3]
 ['metrics:muc+bcub+ceafe', 'match:exact', 'singletons:drop']
+```
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .signature import make_signature
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-#: What to do with a span that occurs more than once on one side (see :mod:`corefscore.duplicates`).
+#: What to do with a span that occurs more than once on one side (see ``corefscore.duplicates``).
 DUPLICATE_POLICIES = ("default", "first", "reference")
 #: How entity ids are read in cross-document scoring: corpus-wide, or per document.
 ID_SCOPES = ("global", "document")
@@ -77,7 +79,7 @@ class Scope:
 
 
 class EvaluationOptions(TypedDict, total=False):
-    """The keyword options of every scoring function (see :meth:`Evaluation.create`)."""
+    """The keyword options of every scoring function (see ``Evaluation.create``)."""
 
     metrics: MetricSpec | Iterable[MetricSpec] | None
     duplicates: str
@@ -101,7 +103,7 @@ def _default_metrics() -> tuple[Metric, ...]:
 class Evaluation:
     """Metrics, duplicates policy, regime (matching included) and scope of one evaluation.
 
-    Build it with :meth:`create` from keyword options, or directly from its
+    Build it with ``create`` from keyword options, or directly from its
     parts; either way it is validated on construction, and every engine
     reads the same object.
     """
@@ -131,9 +133,9 @@ class Evaluation:
         """An evaluation from the keyword options of the scoring functions.
 
         ``metrics``: names (see ``corefscore metrics``), ``"conll"``,
-        ``"all"`` or :class:`~corefscore.metrics.Metric` objects (default:
+        ``"all"`` or ``Metric`` objects (default:
         the reference scorer's seven). ``duplicates``: ``default``, ``first``
-        or ``reference``. Regime options (:mod:`corefscore.regimes`):
+        or ``reference``. Regime options (``corefscore.regimes``):
         ``matching`` (``exact``, ``head``, ``min-span``, ``overlap``),
         ``singletons`` (``keep``/``drop``, for both sides unless
         ``key_singletons``/``response_singletons`` is given),
@@ -193,7 +195,7 @@ class Evaluation:
         bootstrap: tuple[int, int | None, float] | None = None,
         significance: tuple[str, int, int | None, float] | None = None,
     ) -> str:
-        """The signature of results computed this way (see :mod:`corefscore.signature`)."""
+        """The signature of results computed this way (see ``corefscore.signature``)."""
         return make_signature(
             metrics=self.metric_names,
             duplicates=self.duplicates,

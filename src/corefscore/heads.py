@@ -129,11 +129,11 @@ _LAST: tuple[Syntax, HeadFinder] | None = None
 
 
 def mention_head(syntax: Syntax, span: Span) -> int:
-    """The document position of the head token of ``span`` (see :meth:`HeadFinder.head`).
+    """The document position of the head token of ``span`` (see ``HeadFinder.head``).
 
-    Raises :class:`~corefscore.errors.InputError` when the syntax has neither
+    Raises ``InputError`` when the syntax has neither
     dependency heads nor a parse column. Calls in a row on the same syntax
-    share one :class:`HeadFinder`.
+    share one ``HeadFinder``.
     """
     global _LAST
     if _LAST is None or _LAST[0] is not syntax:

@@ -3,7 +3,7 @@
 Stoyanov et al. (2009) call a key mention and a response mention that
 correspond *twins*; a key mention without a twin is *missed* and a response
 mention without one is *spurious*. The metrics compare spans exactly, so
-:func:`match` moves every twinned response mention onto its key twin's span
+``match`` moves every twinned response mention onto its key twin's span
 and leaves the metrics unchanged.
 
 Methods (``MATCHINGS``):
@@ -12,7 +12,7 @@ Methods (``MATCHINGS``):
     Equal spans only (the default, and what the CoNLL reference scorer does).
 ``head``
     Equal head tokens (Document.heads, else found in the syntax by
-    :mod:`corefscore.heads`).
+    ``corefscore.heads``).
 ``min-span``
     The MUC-6/7 rule: the response includes the key's MIN span and lies
     within the key's span. A key mention without MIN must match exactly.
@@ -71,7 +71,7 @@ class Twins:
 
 
 def check_method(method: str) -> str:
-    """``method`` if it is a known matching method, else :class:`UsageError`."""
+    """``method`` if it is a known matching method, else ``UsageError``."""
     if method not in MATCHINGS:
         raise UsageError(
             f"unknown matching method {method!r}; choose one of {', '.join(MATCHINGS)}"

@@ -214,7 +214,7 @@ class Corpus:
 class MentionTable:
     """One side of a corpus as parallel int64 arrays, one row per mention, in reading order.
 
-    The columnar form of a :class:`Corpus` (documents, then entities, then
+    The columnar form of a ``Corpus`` (documents, then entities, then
     mentions), for corpora too large for a Python object per mention:
     ``doc[k]`` indexes ``doc_ids`` and ``label[k]`` indexes ``labels`` (the
     entity id as written in the source). ``doc_ids`` may list documents that
@@ -284,7 +284,7 @@ _CLUSTER_KEYS = frozenset({"mentions", "type", "id"})
 
 
 def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) -> Document:
-    """Build a :class:`Document` from in-memory clusters.
+    """Build a ``Document`` from in-memory clusters.
 
     A cluster is a list of mentions, or a mapping ``{"mentions": [...],
     "type": "PER", "id": "7"}``. A mention is a ``(start, end)`` pair
@@ -421,7 +421,7 @@ def _is_int(value: object) -> bool:
 
 
 def corpus_from_mapping(data: Mapping[str, ClusterInput], *, side: str) -> Corpus:
-    """Turn ``{doc_id: clusters}`` into a :class:`Corpus`."""
+    """Turn ``{doc_id: clusters}`` into a ``Corpus``."""
     if not isinstance(data, Mapping):
         raise InputError(f"{side}: expected a mapping of document id to clusters")
     docs = {str(k): document_from_clusters(str(k), v, side=side) for k, v in data.items()}

@@ -1,17 +1,17 @@
 """The one scoring pipeline: pair documents, prepare them, tabulate, compute, report.
 
-1. :func:`pair_documents` decides which key documents are scored and which
+1. ``pair_documents`` decides which key documents are scored and which
    response documents match them, and says what did not pair;
-2. :func:`prepare` applies the duplicates policy and the regime (matching
+2. ``prepare`` applies the duplicates policy and the regime (matching
    included) to one document pair;
-3. :func:`corefscore.contingency.build_table` (or the columnar engine's
+3. ``corefscore.contingency.build_table`` (or the columnar engine's
    corpus table) tabulates the pair;
 4. each metric turns the table into additive statistics;
-5. :func:`corefscore.result.build_result` sums them into a result.
+5. ``corefscore.result.build_result`` sums them into a result.
 
-:func:`evaluate` runs the whole pipeline on two corpora (or mention tables)
+``evaluate`` runs the whole pipeline on two corpora (or mention tables)
 with the engine the evaluation and the input call for
-(:mod:`corefscore.engines`).
+(``corefscore.engines``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ The steps run in this order, for each document, after the duplicates policy:
    another mention of the same side is dropped, whatever its entity);
 2. ``key_singletons`` / ``response_singletons`` = ``"drop"``: remove the
    entities of one mention on that side;
-3. twin matching (:mod:`corefscore.matching`): each response mention that has a
+3. twin matching (``corefscore.matching``): each response mention that has a
    twin takes the twin's key span; then optional key mentions (MUC's
    ``STATUS="OPT"``) without a twin are removed from the key;
 4. ``gold_mentions``: keep only response mentions that have a twin;
@@ -192,7 +192,7 @@ REGIME_DESCRIPTIONS = {
 
 
 def regime_setups(base: EvaluationSetup) -> dict[str, EvaluationSetup]:
-    """The setups of :data:`REGIMES`, each applied on top of ``base``."""
+    """The setups of ``REGIMES``, each applied on top of ``base``."""
     return {name: replace(base, **changes) for name, changes in REGIMES.items()}
 
 

@@ -14,7 +14,7 @@ from .metrics import CONLL_PARTS, MetricScore
 if TYPE_CHECKING:
     from .evaluation import Evaluation
 
-#: Version of the JSON layout produced by :meth:`ScoreResult.to_dict`.
+#: Version of the JSON layout produced by ``ScoreResult.to_dict``.
 SCHEMA_VERSION = 1
 
 

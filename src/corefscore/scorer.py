@@ -1,10 +1,10 @@
-"""The public scoring API: :func:`score`, :func:`score_files`, :func:`score_corpora`,
-the stateful :class:`CorefScorer`, and the analyses of one pair built on them.
+"""The public scoring API: ``score``, ``score_files``, ``score_corpora``,
+the stateful ``CorefScorer``, and the analyses of one pair built on them.
 
-Every function takes the options of :meth:`corefscore.evaluation.Evaluation.create`
+Every function takes the options of ``corefscore.evaluation.Evaluation.create``
 as keywords (``metrics=``, ``duplicates=``, ``matching=``, ``singletons=``,
 ``cross_document=``...) or a ready-made ``evaluation=``, and runs the one
-pipeline of :mod:`corefscore.pipeline`.
+pipeline of ``corefscore.pipeline``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class CorefScorer:
 
     The state is each document's additive statistics (numerators and
     denominators), so scorers fed on different workers can be combined with
-    :meth:`merge`::
+    ``merge``::
 
         scorer = CorefScorer()
         for key_clusters, predicted in batches:
@@ -46,7 +46,7 @@ class CorefScorer:
         result = scorer.compute()
         scorer.reset()
 
-    Options are those of :func:`score`, or ``evaluation=``.
+    Options are those of ``score``, or ``evaluation=``.
     """
 
     def __init__(
@@ -88,7 +88,7 @@ class CorefScorer:
         return self.update_document(key, response)
 
     def update_document(self, key: Document, response: Document) -> Statistics:
-        """Score one key/response :class:`Document` pair (same ``doc_id``)."""
+        """Score one key/response ``Document`` pair (same ``doc_id``)."""
         from .engines.objects import score_pair
 
         if key.doc_id in self._documents:
@@ -173,7 +173,7 @@ def score_corpora(
     response documents missing from the key are ignored with a warning.
     ``documents`` scores only those key documents. ``engine`` is
     ``objects`` or ``columnar`` (default: chosen by the input and the
-    evaluation, see :mod:`corefscore.engines`). ``options`` are added to the
+    evaluation, see ``corefscore.engines``). ``options`` are added to the
     result's options record. ``progress(done, total)`` is called after each
     document (the command line draws a progress bar with it; the library
     itself never prints).
@@ -200,17 +200,17 @@ def score(
 ) -> ScoreResult:
     """Score in-memory clusters: ``{doc_id: [[(start, end), ...], ...]}`` on each side.
 
-    ``metrics`` takes names (see ``corefscore metrics``) and :class:`Metric`
+    ``metrics`` takes names (see ``corefscore metrics``) and ``Metric``
     objects, e.g. ``corefscore.metrics.ceaf.custom(...)``.
 
-    Regime options (:mod:`corefscore.regimes`): ``matching`` pairs response
+    Regime options (``corefscore.regimes``): ``matching`` pairs response
     mentions with key mentions (``exact``, ``head``, ``min-span``,
     ``overlap``); ``singletons`` (``keep``/``drop``) applies to both sides
     unless ``key_singletons`` or ``response_singletons`` is given;
     ``gold_mentions`` keeps only response mentions with a key twin;
     ``anaphoric_only`` keeps only mentions of non-singleton key entities and
     their twins; ``remove_nested`` keeps only maximal spans. Every option is
-    described at :meth:`corefscore.evaluation.Evaluation.create`.
+    described at ``corefscore.evaluation.Evaluation.create``.
     """
     return evaluate(
         corpus_from_mapping(key, side="key"),
@@ -271,9 +271,9 @@ def read_pair(
     Head matching needs each document's syntax (a parse or dependency column),
     which for CoNLL files a second, slower pass reads; ``syntax=True`` forces
     it. ``head_column`` names a dependency head field (0-based), as in
-    :func:`corefscore.io.read_conll`. ``empty_nodes`` keeps CoNLL-U empty nodes
+    ``corefscore.io.read_conll``. ``empty_nodes`` keeps CoNLL-U empty nodes
     as tokens. Mention tables, and every input of a cross-document evaluation,
-    are read as :class:`~corefscore.model.MentionTable` arrays.
+    are read as ``MentionTable`` arrays.
     """
     from .io import is_mention_table, read_corpus, read_mentions
 
@@ -327,7 +327,7 @@ def score_regimes(
     documents: Sequence[str] | None = None,
     **options: Unpack[EvaluationOptions],
 ) -> dict[str, ScoreResult]:
-    """Score one response under every regime of :data:`corefscore.regimes.REGIMES`.
+    """Score one response under every regime of ``corefscore.regimes.REGIMES``.
 
     Each regime is applied on top of the evaluation's own (e.g. a matching
     method), so the results show how much each assumption changes the numbers.

@@ -1,19 +1,19 @@
 """Confidence intervals and significance tests over documents.
 
 Every procedure works on the additive per-document statistics that
-:class:`corefscore.CorefScorer` keeps (``scorer.document_statistics``):
+``corefscore.CorefScorer`` keeps (``scorer.document_statistics``):
 ``{doc_id: {metric: tuple}}``. Documents are never re-scored: a resample, or a
 swap of two systems' outputs, only re-weights the rows of a documents x
 statistics matrix, so each procedure is one matrix product followed by a
 vectorised combination of the sums into recall, precision and F1.
 
-- :func:`bootstrap`: percentile confidence intervals (Efron & Tibshirani 1993).
-- :func:`approximate_randomization`: paired two-sided randomization test
+- ``bootstrap``: percentile confidence intervals (Efron & Tibshirani 1993).
+- ``approximate_randomization``: paired two-sided randomization test
   (Noreen 1989), as used by Moosavi & Strube (2016, §6).
-- :func:`exact_randomization`: the same test with all ``2**D`` swap patterns.
-- :func:`paired_bootstrap`: paired bootstrap test (Koehn 2004;
+- ``exact_randomization``: the same test with all ``2**D`` swap patterns.
+- ``paired_bootstrap``: paired bootstrap test (Koehn 2004;
   Berg-Kirkpatrick et al. 2012), made two-sided.
-- :func:`compare_systems`: all pairwise tests, Holm (1979) correction and a
+- ``compare_systems``: all pairwise tests, Holm (1979) correction and a
   ranking with shared ranks (Moosavi & Strube 2016, Table 5).
 
 ``docs/statistics.md`` gives the formulas.
@@ -563,7 +563,7 @@ def exact_randomization(
     """The randomization test over all ``2**D`` swap patterns: ``p = c / 2**D``.
 
     The identity pattern is one of them, so ``p >= 2**-D``. Refused above
-    :data:`MAX_EXACT_DOCUMENTS` documents.
+    ``MAX_EXACT_DOCUMENTS`` documents.
     """
     doc_ids, layout, a, b, f_a, f_b = _paired_setup(stats_a, stats_b, metrics)
     count = len(doc_ids)
@@ -745,7 +745,7 @@ def compare_systems(
 
 
 def benchmark(documents: int = 348, n: int = 1000, seed: int = 0) -> float:
-    """Seconds taken by :func:`bootstrap` with the seven default metrics on a
+    """Seconds taken by ``bootstrap`` with the seven default metrics on a
     random corpus of ``documents`` documents (CoNLL-2012 test has 348).
 
     The documents are scored first (not timed), so the statistics have the

@@ -14,7 +14,7 @@ from corefscore.cli import main
 from corefscore.errors import UsageError
 from corefscore.io import read_corpus
 from corefscore.model import corpus_from_mapping
-from corefscore.regimes import EvaluationSetup
+from corefscore.evaluation import Evaluation
 from corefscore.report.html import build_html_report, collect_report
 from corefscore.scorer import score_corpora
 from corefscore.stats import bootstrap
@@ -242,8 +242,8 @@ def test_inexact_twins_are_shown_where_the_system_put_them() -> None:
     response = corpus_from_mapping({"d": [[(0, 2), (4, 4)], [(7, 7)]]}, side="response")
     exact = collect_report(key, {"s": response}, bootstrap=0).data["systems"][0]["views"][0]
     assert exact["missed"] == [0, 2] and exact["spurious"] == [0, 2]
-    setup = EvaluationSetup.create(matching="overlap")
-    view = collect_report(key, {"s": response}, bootstrap=0, setup=setup).data["systems"][0]
+    overlap = Evaluation.create(matching="overlap")
+    view = collect_report(key, {"s": response}, bootstrap=0, evaluation=overlap).data["systems"][0]
     # (0, 2) overlaps its twin (0, 1) and is drawn at (0, 2); (7, 7) overlaps nothing.
     assert view["views"][0]["response"] == [[0, 2, 0], [4, 4, 0], [7, 7, 1]]
     assert view["views"][0]["missed"] == [2] and view["views"][0]["spurious"] == [2]

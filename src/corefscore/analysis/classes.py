@@ -12,7 +12,7 @@ text order, by ``(start, end)``) gets one of nine classes:
 * ``1+2Pr``, ``G3Pr``, ``U3Pr`` for 1st/2nd person, gendered 3rd person and
   ungendered 3rd person pronouns.
 
-The mention type comes from :mod:`.mention_types`; anaphors of no type
+The mention type comes from ``.mention_types``; anaphors of no type
 (verbs, numerals, demonstratives outside the pronoun lists) are counted as
 ``unclassified`` and left out of the shares.
 

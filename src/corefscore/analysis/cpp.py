@@ -96,7 +96,7 @@ def class_distribution(
 ) -> dict[str, float]:
     """Class shares of a new corpus, from its key alone.
 
-    Given a :class:`Corpus` (read with its syntax), its anaphors are
+    Given a ``Corpus`` (read with its syntax), its anaphors are
     classified; given a mapping (a loaded JSON: a classes report, or
     ``{class: share}``), the shares are read from it.
     """

@@ -2,7 +2,7 @@
 
 Luo (2005, §3.1, Figure 1, Tables 1-2) and Moosavi & Strube (2016, §7,
 Figures 2-8) compare metrics on artificial responses built from a known key.
-Each :class:`Experiment` here regenerates one of them: a key, a sequence of
+Each ``Experiment`` here regenerates one of them: a key, a sequence of
 responses (the x axis), and every applicable metric scored on each.
 
 The responses are built by fixed rules (no randomness), so a run is
@@ -537,11 +537,11 @@ def score_case(case: LabCase, metrics: Sequence[str]) -> dict[str, MetricScore |
 def run_experiment(
     name: str, *, metrics: MetricSpec | Iterable[MetricSpec] | None = None
 ) -> LabResult:
-    """Regenerate experiment ``name`` (see :data:`EXPERIMENTS`) and score every response.
+    """Regenerate experiment ``name`` (see ``EXPERIMENTS``) and score every response.
 
     ``metrics`` defaults to the reference scorer's seven; ``"all"`` means the
     same, and any other selection is filtered to what the lab can compute
-    (see :func:`applicable_metrics`); the rest is listed in ``skipped``.
+    (see ``applicable_metrics``); the rest is listed in ``skipped``.
     """
     experiment = EXPERIMENTS.get(name)
     if experiment is None:

@@ -6,12 +6,12 @@ latter by person and gender: "1st or 2nd person", "gendered 3rd person
 (e.g. 'she', 'him')" and "ungendered 3rd person". This module decides the type
 of one mention from its head token:
 
-* the head is found with :class:`corefscore.heads.HeadFinder` when the syntax
+* the head is found with ``corefscore.heads.HeadFinder`` when the syntax
   has dependency heads (CoNLL-U) or a parse (CoNLL-2012); otherwise with
-  :func:`fallback_head`, a part-of-speech chunk heuristic (documented there);
+  ``fallback_head``, a part-of-speech chunk heuristic (documented there);
 * **pronoun**: the head's tag is a pronoun tag (PTB ``PRP``, ``PRP$``, ``WP``,
   ``WP$``; UPOS ``PRON``, or ``DET`` with ``PronType=Prs``). Its person/gender
-  group comes from the word lists of :class:`PronounLists` (English by
+  group comes from the word lists of ``PronounLists`` (English by
   default) and, for a word in none of them, from the FEATS ``Person`` and
   ``Gender`` features when the source has them. A pronoun in none of the
   lists and without such features (English "this", "that", "who") is left
@@ -73,7 +73,7 @@ class PronounLists:
 
     English by default. For another language write a JSON file
     ``{"first_second": [...], "gendered_third": [...], "ungendered_third": [...]}``
-    and load it with :meth:`from_json`; words are compared lower-cased.
+    and load it with ``from_json``; words are compared lower-cased.
     """
 
     first_second: frozenset[str] = field(

@@ -5,19 +5,19 @@ contingency table, compute each metric's statistics) and the same metric
 code; they differ in where the work happens:
 
 ``objects``
-    document by document, on :class:`~corefscore.model.Document` objects
-    (:mod:`corefscore.engines.objects`): everything, every regime and metric;
+    document by document, on ``Document`` objects
+    (``corefscore.engines.objects``): everything, every regime and metric;
 ``columnar``
     all documents at once, on numpy arrays of mentions
-    (:mod:`corefscore.engines.columnar`): very large corpora, mention tables
+    (``corefscore.engines.columnar``): very large corpora, mention tables
     and cross-document scoring;
 ``dask``
-    on a Dask cluster (:mod:`corefscore.engines.dask`): documents scored on
+    on a Dask cluster (``corefscore.engines.dask``): documents scored on
     the workers by the object engine, or, cross-document, the contingency
     table built by distributed joins and scored by the columnar code.
 
-:data:`CAPABILITIES` is the one table of what each engine supports, and
-:func:`check` the one place that refuses an evaluation an engine cannot run.
+``CAPABILITIES`` is the one table of what each engine supports, and
+``check`` the one place that refuses an evaluation an engine cannot run.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The columnar engine: mentions as numpy arrays, every document in one table.
 
-One side of a corpus is a :class:`~corefscore.model.MentionTable` (parallel
+One side of a corpus is a ``MentionTable`` (parallel
 arrays, one row per mention, in reading order). The engine applies the
 duplicates policy and the singleton regime with sorting and grouping, builds
 one contingency table for all documents at once (block-diagonal, or one
-cross-document partition) with a :class:`~corefscore.contingency.Segmentation`,
+cross-document partition) with a ``Segmentation``,
 and hands it to each metric's ``segment_statistics``: the same formula that
 scores a single document. Nothing is materialised per mention, so ten million
 mentions cost a few hundred megabytes.
@@ -15,8 +15,8 @@ documents' sums with ``math.fsum``. Cross-document scoring reads entity ids
 corpus-wide (``global``) or per document, and scores one partition.
 
 The building blocks are public for other engines and for tests:
-:func:`encode_mentions`, :func:`contingency_from_arrays`,
-:func:`table_from_twins` and :func:`component_sizes`.
+``encode_mentions``, ``contingency_from_arrays``,
+``table_from_twins`` and ``component_sizes``.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def contingency_from_arrays(
     """The contingency table of two partitions given as mention arrays.
 
     ``key_mentions[k]`` is the code of key mention ``k`` (see
-    :func:`encode_mentions`; codes are distinct within a side, equal codes
+    ``encode_mentions``; codes are distinct within a side, equal codes
     across sides are twins) and ``key_entities[k]`` its entity, a dense code
     in ``0 .. n_key_entities - 1``; likewise for the response, whose order is
     the order of ``response_cells`` (B³'s sums). Entity counts default to the
@@ -373,7 +373,7 @@ def document_statistics(
     """The statistics of every metric per key document (or of the one corpus partition).
 
     ``key`` and ``response`` must already be on the same documents (see
-    :func:`on_documents`); every metric must have ``segment_statistics``.
+    ``on_documents``); every metric must have ``segment_statistics``.
     """
     table = corpus_table(key, response, evaluation, warnings)
     rows = {}

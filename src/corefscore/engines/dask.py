@@ -3,11 +3,11 @@
 Two kinds of input, two ways to split the work, the same numbers, warnings
 and signature as the single-process engines (tested for exact equality):
 
-* :func:`score_corpora` takes two :class:`~corefscore.model.Corpus` objects
+* ``score_corpora`` takes two ``Corpus`` objects
   (what the command line reads) and ships document pairs, whole, to the
   workers, which score them with the object engine
-  (:func:`corefscore.engines.objects.score_pair`): every option works.
-* :func:`score` takes two Dask DataFrames of mentions, one row per mention
+  (``corefscore.engines.objects.score_pair``): every option works.
+* ``score`` takes two Dask DataFrames of mentions, one row per mention
   with the columns ``doc``, ``start``, ``end`` (inclusive token span) and
   ``entity`` (any hashable id, compared as a string), e.g. from
   ``dask.dataframe.read_parquet``. Per document, the rows are shuffled by
@@ -62,7 +62,7 @@ def _dask_dataframe() -> Any:
 
 
 def require_dask() -> None:
-    """Raise :class:`UsageError` saying how to install Dask when it is missing."""
+    """Raise ``UsageError`` saying how to install Dask when it is missing."""
     try:
         import dask.dataframe  # noqa: F401
         import distributed  # noqa: F401
@@ -196,7 +196,7 @@ def score_corpora(
 
     Document pairs travel whole (with every fact the readers kept), so every
     option of the object engine works. ``chunks`` is the number of tasks
-    (default: four per worker thread). Client choice as in :func:`connect`.
+    (default: four per worker thread). Client choice as in ``connect``.
     """
     from ..engines import check
     from ..pipeline import document_pairs
@@ -522,7 +522,7 @@ def mention_table(corpus: Corpus) -> pd.DataFrame:
     """A corpus as a pandas mention table (``doc``, ``start``, ``end``, ``entity``), in order.
 
     Entity ids are the labels of the source; documents without mentions have
-    no row (pass their ids as ``documents`` to :func:`score` to keep them).
+    no row (pass their ids as ``documents`` to ``score`` to keep them).
     Write it with ``to_parquet`` to score it later without the readers.
     """
     try:
@@ -697,7 +697,7 @@ def read_mentions(path: str, *, format: str | None = None, side: str = "key") ->
     Parquet (a file or a folder of files ending in ``.parquet``) is read by
     the workers, partition by partition, and needs the columns ``doc``,
     ``start``, ``end`` and ``entity``; any other file is read here with
-    :func:`corefscore.io.read_mentions` (mention tables, CoNLL, ...).
+    ``corefscore.io.read_mentions`` (mention tables, CoNLL, ...).
     """
     require_dask()
     dd = _dask_dataframe()

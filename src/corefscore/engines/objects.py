@@ -1,10 +1,10 @@
-"""The object engine: one :class:`~corefscore.model.Document` pair at a time.
+"""The object engine: one ``Document`` pair at a time.
 
 Each pair is prepared (duplicates policy, regime, matching), tabulated with
-:func:`~corefscore.contingency.build_table` and handed to every metric. It
+``build_table`` and handed to every metric. It
 runs every regime and every metric, including those that read entities
 (ACE-value, custom CEAF similarities and LEA importances), and is what
-:class:`~corefscore.scorer.CorefScorer` runs for each ``update``.
+``CorefScorer`` runs for each ``update``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Readers: each turns one file format into the canonical :class:`~corefscore.model.Corpus`.
+"""Readers: each turns one file format into the canonical ``Corpus``.
 
-:func:`read_corpus` picks the reader from the file's content and name (see
-:mod:`corefscore.io.detect`); each format's module also has its own reader.
+``read_corpus`` picks the reader from the file's content and name (see
+``corefscore.io.detect``); each format's module also has its own reader.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def read_corpus(
 ) -> Corpus:
     """Read a key or response file in any supported format.
 
-    ``format`` is one of :data:`FORMATS`; ``None`` detects it. ``side``
+    ``format`` is one of ``FORMATS``; ``None`` detects it. ``side``
     (``key`` or ``response``) names the file in messages and, for jsonlines,
     chooses the field: a key reads ``clusters``, a response
     ``predicted_clusters`` when its documents have it, else ``clusters``.
@@ -68,7 +68,7 @@ def is_mention_table(path: str | os.PathLike[str], format: str | None = None) ->
 def read_mentions(
     path: str | os.PathLike[str], *, format: str | None = None, side: str = "key"
 ) -> MentionTable:
-    """One side as a :class:`~corefscore.model.MentionTable`: a mention table directly,
+    """One side as a ``MentionTable``: a mention table directly,
     any other format through its reader (labels as written: CoNLL numbers, JSON
     cluster ids)."""
     from dataclasses import replace

@@ -93,8 +93,8 @@ def read_conll(
     by the file size.
 
     With ``syntax=True`` (implied by ``head_column``) every document also gets
-    its token columns as a :class:`~corefscore.model.Syntax`: see
-    :func:`read_syntax` for which columns are read. The coreference reading
+    its token columns as a ``Syntax``: see
+    ``read_syntax`` for which columns are read. The coreference reading
     is unchanged, and costs the same; the syntax is a second pass.
     """
     name = os.fspath(path)
@@ -113,7 +113,7 @@ def read_conll_text(
 ) -> Corpus:
     """Parse CoNLL text; ``source`` names the file in error messages.
 
-    ``syntax`` and ``head_column`` are as for :func:`read_conll`.
+    ``syntax`` and ``head_column`` are as for ``read_conll``.
     """
     data = text.encode("utf-8")
     corpus = _read_blocks(iter((data,)), source)
@@ -502,7 +502,7 @@ def read_syntax(
     heads are token numbers within the sentence counted from 1, 0 for the
     root, and become document positions (-1 for the root). Blank lines
     separate sentences. Malformed parse bits and heads raise
-    :class:`InputError` at their line.
+    ``InputError`` at their line.
     """
     return {doc_id: builder.finish() for doc_id, builder in _walk(blocks, source, head_column)}
 

@@ -150,7 +150,7 @@ def read_conllu_text(
 ) -> Corpus:
     """Parse CorefUD CoNLL-U text; ``source`` names it in error messages.
 
-    ``syntax`` is as for :func:`read_conllu`.
+    ``syntax`` is as for ``read_conllu``.
     """
     reader = _Reader(source, empty_nodes, syntax)
     reader.lines(text.splitlines())
@@ -346,7 +346,7 @@ class _DocumentBuilder:
         self.run(program, node, lineno)
 
     def add_entity_bytes(self, raw: bytes, node: int, lineno: int) -> None:
-        """:meth:`add_entity_field` for a value still in the file's bytes (valid UTF-8)."""
+        """``add_entity_field`` for a value still in the file's bytes (valid UTF-8)."""
         program = _PROGRAMS_BYTES.get(raw)
         if program is None:
             value = raw.decode("utf-8")
@@ -720,7 +720,7 @@ class _DocumentBuilder:
 class _Reader:
     """The state of one reading: documents so far, the current one, counters.
 
-    :meth:`line` reads any one line. :meth:`block` reads a block of a file's
+    ``line`` reads any one line. ``block`` reads a block of a file's
     bytes: without syntax it finds, with array operations, the few lines that
     matter (comments naming documents or attributes, MISC with coreference,
     empty nodes, anything unusual), having checked that every other line is
@@ -728,7 +728,7 @@ class _Reader:
     line whose MISC holds one ``Entity=`` item and no other key read here,
     only the value's bytes are taken (each distinct value is compiled once);
     a word line with other keys has its MISC read item by item; the other
-    lines found are handed to :meth:`line`.
+    lines found are handed to ``line``.
     """
 
     def __init__(self, source: str, empty_nodes: bool, syntax: bool):

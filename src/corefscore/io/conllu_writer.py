@@ -1,6 +1,6 @@
 """Writing the canonical corpus as CorefUD CoNLL-U files.
 
-The output is what :mod:`corefscore.io.conllu` (and udapi) read back:
+The output is what ``corefscore.io.conllu`` (and udapi) read back:
 
 * ``# global.Entity = eid-etype-head-other`` once at the top, ``# newdoc id``
   per document, ``# sent_id = DOCID-N`` and ``# text`` per sentence;
@@ -23,7 +23,7 @@ The output is what :mod:`corefscore.io.conllu` (and udapi) read back:
   bracketed ``(e5[1/2]-...`` ... ``e5[1/2])`` ... ``(e5[2/2]`` ...
   ``e5[2/2])``, the attributes on part 1 only.
 
-What the format cannot hold goes through :class:`~corefscore.io.lossy.Losses`:
+What the format cannot hold goes through ``Losses``:
 two crossing mentions of one entity (the closing bracket cannot say which one
 it ends), or overlapping discontinuous mentions of one entity with the same
 number of parts, are refused unless losses are allowed (then dropped and

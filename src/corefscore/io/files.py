@@ -17,7 +17,7 @@ _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class _GzipInput(gzip.GzipFile):
-    """A gzip stream whose corrupt or truncated data is an :class:`InputError`.
+    """A gzip stream whose corrupt or truncated data is an ``InputError``.
 
     Every reader reads through here, so each need not know what gzip,
     zlib and EOF errors look like.

@@ -1,7 +1,7 @@
 """Reader and writer for plain JSON cluster files.
 
 The file is one JSON object mapping document ids to clusters, the same shape
-:func:`corefscore.score` takes in memory::
+``corefscore.score`` takes in memory::
 
     {"doc1": [[[0, 1], [5, 5]], [[3, 3]]],
      "doc2": [{"mentions": [{"span": [0, 2], "head": 1, "level": "NAM"}],
@@ -246,7 +246,7 @@ def write_json_clusters(corpus: Corpus, path_or_stream: str | os.PathLike[str] |
     has a type or a label other than its position (then ``{"mentions": ...,
     "type": ..., "id": ...}``); a mention as a span unless it has a head, MIN
     span, level or optional flag (then ``{"span": ..., "head": ..., "min":
-    ..., "level": ..., "optional": true}``). So :func:`read_json_clusters`
+    ..., "level": ..., "optional": true}``). So ``read_json_clusters``
     gives back the same entities, labels and facts. Discontinuous pieces,
     syntax and annotations are not written. A path ending in ``.gz`` is written gzipped.
     """

@@ -40,7 +40,7 @@ def read_jsonlines(path: str | os.PathLike[str], *, field: str | None = None) ->
 
     Blank lines are skipped. Each mention's ``lines`` entry is its document's
     line number. When a line has ``sentences``, the document gets a
-    :class:`~corefscore.model.Syntax` with the flattened ``words`` and the
+    ``Syntax`` with the flattened ``words`` and the
     ``sentence_starts``, and spans must lie within its tokens.
     """
     name = os.fspath(path)
@@ -59,7 +59,7 @@ def read_jsonlines_pair(path: str | os.PathLike[str]) -> tuple[Corpus, Corpus]:
 
 def read_jsonlines_text(text: str, *, source: str = "<string>", field: str | None = None) -> Corpus:
     """Parse jsonlines text; ``source`` names it in error messages, ``field`` as for
-    :func:`read_jsonlines`."""
+    ``read_jsonlines``."""
     lines = (line.encode("utf-8") for line in text.splitlines())
     return _read(lines, source, (field,))[0]
 

@@ -34,7 +34,7 @@ def is_mention_table(path: str | os.PathLike[str], format: str | None = None) ->
 
 
 def table_from_corpus(corpus: Corpus) -> MentionTable:
-    """The mentions of a :class:`~corefscore.model.Corpus`, labels as the source wrote them.
+    """The mentions of a ``Corpus``, labels as the source wrote them.
 
     Documents, entities and mentions keep their order, so that per-document
     scoring adds its floating-point terms as the object engine does.
@@ -73,7 +73,7 @@ def table_from_corpus(corpus: Corpus) -> MentionTable:
 
 
 def corpus_from_table(table: MentionTable) -> Corpus:
-    """A mention table as a :class:`~corefscore.model.Corpus`: entities by first
+    """A mention table as a ``Corpus``: entities by first
     appearance in their document, mentions in row order."""
     per_doc: list[dict[int, list[tuple[int, int]]]] = [{} for _ in table.doc_ids]
     for d, start, end, label in zip(

@@ -2,7 +2,7 @@
 additive statistics (numerators and denominators), summed over documents.
 
 Every metric module declares its metrics in ``DEFINITIONS``; this module
-collects them into :data:`REGISTRY`, in report order.
+collects them into ``REGISTRY``, in report order.
 """
 
 from __future__ import annotations
@@ -68,10 +68,10 @@ MetricSpec = str | Metric
 
 
 def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
-    """Normalise a metric selection to :class:`Metric` objects, in report order.
+    """Normalise a metric selection to ``Metric`` objects, in report order.
 
     Accepts ``None`` (the seven default metrics), a name, a comma-separated
-    list, :class:`Metric` objects (custom metrics, reported after the
+    list, ``Metric`` objects (custom metrics, reported after the
     built-in ones), or an iterable of these. ``conll`` selects its three
     parts and ``all`` the seven defaults.
     """
@@ -113,7 +113,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
 
 
 def resolve_metrics(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[str, ...]:
-    """Like :func:`resolve`, but the metric names."""
+    """Like ``resolve``, but the metric names."""
     return tuple(m.name for m in resolve(metrics))
 
 

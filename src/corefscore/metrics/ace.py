@@ -254,7 +254,7 @@ def ace_value(
 
     ``type_weights`` maps entity types and ``level_weights`` mention levels
     (``NAM``, ``NOM``, ``PRO``, ``PRE``; case-insensitive) to weights; a type
-    or level of the data that is missing from them is an :class:`InputError`.
+    or level of the data that is missing from them is an ``InputError``.
     An unmapped response entity costs ``false_alarm_weight ×
     mention_false_alarm_weight`` times its value. A mapped pair whose types
     differ is worth ``type_error_weight`` times as much, and a shared mention

@@ -142,14 +142,14 @@ class Metric:
     """A metric: a pure function from one document's table to additive statistics.
 
     ``statistics`` returns numbers that are summed over documents (``width``
-    of them); ``combine`` turns the sums into a :class:`MetricScore`.
+    of them); ``combine`` turns the sums into a ``MetricScore``.
     ``requires`` names document facts the metric needs (``"entity_types"``,
     ``"mention_levels"``), checked before scoring. ``symmetric`` means that
     swapping key and response swaps recall and precision.
 
     ``segment_statistics``, when given, computes the statistics of every
     segment (document) of a table at once, one row each; ``statistics`` is
-    then row 0 of it (:meth:`segmented` builds such a metric). Only such
+    then row 0 of it (``segmented`` builds such a metric). Only such
     metrics run on the columnar engines, which score many documents, or one
     cross-document partition, as one table.
     """

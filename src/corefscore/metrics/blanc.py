@@ -342,7 +342,7 @@ def luo2014(*, aggregate: str = "macro", name: str | None = None) -> Metric:
 def statistics_gold(table: ContingencyTable) -> tuple[float, ...]:
     """The eight link counts of ``blanc``, plus the number of mentions.
 
-    Raises :class:`InputError` when the key and response mention sets differ:
+    Raises ``InputError`` when the key and response mention sets differ:
     the original BLANC is defined for gold mentions only.
     """
     if not _same_mentions(table):

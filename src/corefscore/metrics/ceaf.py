@@ -4,13 +4,13 @@ Recall is Φ*/Σφ(K,K) and precision Φ*/Σφ(R,R), where Φ* is the largest to
 similarity of a one-to-one alignment of key and response entities. The
 similarities of Luo (2005, §2.2) are ``phi1`` (1 for identical entities),
 ``phi2`` (1 for entities that share a mention), ``phi3`` (|K ∩ R|, CEAFm) and
-``phi4`` (2|K ∩ R| / (|K| + |R|), CEAFe); :func:`custom` takes any
-non-negative similarity on :class:`~corefscore.model.Entity` objects.
+``phi4`` (2|K ∩ R| / (|K| + |R|), CEAFe); ``custom`` takes any
+non-negative similarity on ``Entity`` objects.
 
 Two entities that share no mention have similarity 0, so the optimal alignment
 decomposes over the connected components of the key–response overlap graph:
 each component is solved on its own, most of them are a single pair, and SciPy
-is imported only for a large component. :func:`entity_alignment` exposes the
+is imported only for a large component. ``entity_alignment`` exposes the
 alignment itself.
 """
 
@@ -441,7 +441,7 @@ class CustomSimilarity:
 
     Calling it on a table returns (Φ*, Σφ(K,K), Φ*, Σφ(R,R)). The function is
     called only on pairs of entities that share a mention and on each entity
-    with itself (see :func:`custom`).
+    with itself (see ``custom``).
     """
 
     def __init__(self, similarity: EntitySimilarity, name: str) -> None:
@@ -506,10 +506,10 @@ def custom(
     summary: str | None = None,
     requires: tuple[str, ...] = (),
 ) -> Metric:
-    """A CEAF metric with a user similarity φ(K, R) on :class:`~corefscore.model.Entity`.
+    """A CEAF metric with a user similarity φ(K, R) on ``Entity``.
 
     ``similarity(key_entity, response_entity)`` must return a finite number
-    >= 0, and 0 when the two entities have no mention in common: Luo (2005,
+    at least 0, and 0 when the two entities have no mention in common: Luo (2005,
     §2) requires φ(K, R) = 0 for entities with nothing in common, and the
     alignment is solved per connected component of the overlap graph, so it
     is called only on pairs that share a mention, plus once on every entity
@@ -519,10 +519,12 @@ def custom(
     response swaps recall and precision); ``requires`` names document facts
     the similarity reads (``"mention_levels"``, ``"entity_types"``), so that
     scoring refuses documents without them up front. A value that is not a finite
-    number >= 0 raises :class:`~corefscore.errors.UsageError` naming the
+    number >= 0 raises ``UsageError`` naming the
     entities and the document.
 
+    ```pycon
     >>> weighted = custom(lambda k, r: len(set(k.mentions) & set(r.mentions)), name="my-ceaf")
+    ```
     """
     if not isinstance(name, str) or not name.strip():
         raise UsageError("a custom CEAF metric needs a non-empty name")
@@ -668,7 +670,7 @@ def entity_alignment(table: ContingencyTable, metric: str | Metric = "ceafe") ->
     """The optimal one-to-one entity alignment of ``metric`` on one document's table.
 
     ``metric`` is ``ceafm``, ``ceafe``, ``ceaf-phi1``, ``ceaf-phi2`` (or an
-    alias) or a :class:`Metric` made by :func:`custom`. ``total`` is the same
+    alias) or a ``Metric`` made by ``custom``. ``total`` is the same
     number the metric's statistics use.
     """
     name, weigh = _weigher(metric)

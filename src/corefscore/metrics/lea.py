@@ -7,7 +7,7 @@ roles. Terms are added in entity order, as the LEA branch of the reference
 scorer does.
 
 The paper makes the entity size one choice of importance (§4): LEA is
-Σ_e importance(e)·resolution(e) / Σ_e importance(e). :func:`with_importance`
+Σ_e importance(e)·resolution(e) / Σ_e importance(e). ``with_importance``
 builds LEA with another importance, e.g. every entity equal (``lea-uniform``)
 or a weight by entity type.
 """
@@ -122,7 +122,7 @@ def with_importance(importance: Importance | str = "size", *, name: str) -> Metr
 
     ``importance`` is ``"size"`` (|e|, the standard LEA: same numbers as
     ``lea``), ``"uniform"`` (1 for every entity), or a callable receiving a
-    :class:`corefscore.model.Entity` (label, mentions, type, levels, heads) of
+    ``corefscore.model.Entity`` (label, mentions, type, levels, heads) of
     either side and returning a finite number >= 0, e.g.
     ``lambda e: {"PER": 2.0}.get(e.type, 1.0)``. A side whose importances
     sum to 0 scores 0.

@@ -122,7 +122,7 @@ def _with_cells(
     cols: np.ndarray,
     counts: np.ndarray,
 ) -> ContingencyTable:
-    """A manipulated table for :func:`~corefscore.metrics.ceaf.align` (sizes and cells only)."""
+    """A manipulated table for ``align`` (sizes and cells only)."""
     return replace(
         table,
         key_sizes=key_sizes,

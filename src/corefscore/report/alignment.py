@@ -69,11 +69,11 @@ def format_alignment(
 ) -> str:
     """Each document's alignment: which key entity maps to which response entity.
 
-    ``alignments`` is a mapping of document id to :class:`EntityAlignment`
+    ``alignments`` is a mapping of document id to ``EntityAlignment``
     (as the scorer returns them) or an iterable of them. In ``text``, mentions
     are token positions (``start-end`` for longer spans) and a ``*`` marks a
     mention both aligned entities contain; ``json`` is a list of
-    :meth:`EntityAlignment.to_dict`.
+    ``EntityAlignment.to_dict``.
     """
     items = list(alignments.values() if isinstance(alignments, Mapping) else alignments)
     if fmt == "json":

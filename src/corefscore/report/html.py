@@ -14,11 +14,11 @@ corpus of hundreds of documents stays quick to load.
 
 The page itself lives in package data, as files that ordinary HTML, CSS and
 JavaScript tools can edit: ``templates/report.html``, ``report.css`` and
-``report.js``. They are read once per process with :mod:`importlib.resources`,
+``report.js``. They are read once per process with ``importlib.resources``,
 so they load from a wheel or a zip as well as from a source tree. The page is a
-:class:`string.Template`: ``$name`` (or ``${name}``) placeholders, ``$$`` for a
+``string.Template``: ``$name`` (or ``${name}``) placeholders, ``$$`` for a
 dollar sign, a missing value or a stray ``$`` an error. Each value is inserted
-once and never rescanned. Values are HTML already (:func:`render_html`
+once and never rescanned. Values are HTML already (``render_html``
 escapes what needs it), and ``$css`` and ``$js`` are the two other files,
 inserted verbatim, so their braces and dollar signs need no escaping. Each
 file may begin with a comment for its editors (``<!-- ... -->`` in the HTML,
@@ -44,9 +44,9 @@ from ..model import Corpus, Document, Span
 from .text import LABELS, pct
 
 if TYPE_CHECKING:
+    from ..evaluation import Evaluation
     from ..matching import Twins
     from ..metrics.ceaf import EntityAlignment
-    from ..regimes import EvaluationSetup
     from ..result import ScoreResult
     from ..stats import BootstrapResult
 
@@ -69,9 +69,7 @@ def build_html_report(
     key: Corpus,
     responses: Mapping[str, Corpus] | Iterable[tuple[str, Corpus]],
     *,
-    metrics: Sequence[str] | None = None,
-    duplicates: str = "default",
-    setup: EvaluationSetup | None = None,
+    evaluation: Evaluation | None = None,
     bootstrap: int = 1000,
     ci: float = 95.0,
     seed: int | None = None,
@@ -80,20 +78,14 @@ def build_html_report(
     """The HTML text of a report on one or more systems scored against ``key``.
 
     ``responses`` maps each system's name to its corpus (or is a sequence of
-    ``(name, corpus)``). ``bootstrap`` resamples give the ``ci`` % intervals
-    (0 leaves intervals out); the same ``seed`` gives a byte-identical file.
-    Read ``key`` with ``syntax=True`` so that the viewer shows its words.
+    ``(name, corpus)``); ``evaluation`` says what is computed (default: the
+    reference scorer's seven metrics). ``bootstrap`` resamples give the
+    ``ci`` % intervals (0 leaves intervals out); the same ``seed`` gives a
+    byte-identical file. Read ``key`` with ``syntax=True`` so that the viewer
+    shows its words.
     """
     return collect_report(
-        key,
-        responses,
-        metrics=metrics,
-        duplicates=duplicates,
-        setup=setup,
-        bootstrap=bootstrap,
-        ci=ci,
-        seed=seed,
-        title=title,
+        key, responses, evaluation=evaluation, bootstrap=bootstrap, ci=ci, seed=seed, title=title
     ).to_html()
 
 
@@ -101,18 +93,15 @@ def collect_report(
     key: Corpus,
     responses: Mapping[str, Corpus] | Iterable[tuple[str, Corpus]],
     *,
-    metrics: Sequence[str] | None = None,
-    duplicates: str = "default",
-    setup: EvaluationSetup | None = None,
+    evaluation: Evaluation | None = None,
     bootstrap: int = 1000,
     ci: float = 95.0,
     seed: int | None = None,
     title: str | None = None,
 ) -> HtmlReport:
-    """Score every system and gather what :func:`build_html_report` embeds."""
-    from ..regimes import EvaluationSetup
+    """Score every system and gather what ``build_html_report`` embeds."""
+    from ..evaluation import Evaluation
     from ..scorer import alignments, find_twins, score_corpora
-    from ..signature import make_signature
     from ..stats import bootstrap as bootstrap_intervals
 
     systems = list(responses.items() if isinstance(responses, Mapping) else responses)
@@ -125,21 +114,14 @@ def collect_report(
         raise UsageError("the bootstrap needs N >= 0 resamples and a level between 0 and 100")
     if not key.documents:
         raise UsageError("the key has no documents")
-    setup = setup or EvaluationSetup()
+    evaluation = evaluation or Evaluation()
     doc_ids = list(key.documents)
     warnings: list[str] = []
     system_data: list[dict[str, Any]] = []
     key_views: dict[str, dict[str, Any]] = {}
     metric_names: list[str] = []
     for name, response in systems:
-        result = score_corpora(
-            key,
-            response,
-            metrics=metrics,
-            duplicates=duplicates,
-            per_document=True,
-            setup=setup,
-        )
+        result = score_corpora(key, response, evaluation=evaluation, per_document=True)
         warnings.extend(result.warnings)
         metric_names = list(result.metrics)
         intervals = None
@@ -148,16 +130,9 @@ def collect_report(
             intervals = bootstrap_intervals(
                 result.document_statistics, metrics=metric_names, n=bootstrap, ci=ci, seed=seed
             )
-        signature = make_signature(
-            metrics=metric_names,
-            duplicates=duplicates,
-            setup=setup,
-            bootstrap=(bootstrap, seed, ci) if bootstrap else None,
-        )
-        twins = find_twins(key, response, duplicates=duplicates, setup=setup)
-        aligned = alignments(
-            key, response, metric=ALIGNMENT_METRIC, duplicates=duplicates, setup=setup
-        )
+        signature = evaluation.signature(bootstrap=(bootstrap, seed, ci) if bootstrap else None)
+        twins = find_twins(key, response, evaluation=evaluation)
+        aligned = alignments(key, response, metric=ALIGNMENT_METRIC, evaluation=evaluation)
         views = []
         for doc_id in doc_ids:
             if doc_id not in key_views:
@@ -436,7 +411,7 @@ def _summary_table(system: Mapping[str, Any], data: Mapping[str, Any]) -> str:
 
 
 def render_html(data: Mapping[str, Any]) -> str:
-    """The page for data gathered by :func:`collect_report`."""
+    """The page for data gathered by ``collect_report``."""
     systems = data["systems"]
     signatures = list(dict.fromkeys(s["signature"] for s in systems))
     signature_html = "".join(f"<code>{_e(s)}</code>" for s in signatures)

@@ -1,7 +1,7 @@
 """Plots of lab experiments (``corefscore lab EXPERIMENT --plot FILE``).
 
 matplotlib is optional (the ``plot`` extra) and imported only here, on use.
-The figure is drawn on a bare :class:`matplotlib.figure.Figure` with the Agg
+The figure is drawn on a bare ``matplotlib.figure.Figure`` with the Agg
 canvas, so the caller's pyplot backend is never touched, and the output is
 byte-for-byte reproducible: fixed style and size, a fixed SVG hash salt, and
 no date or version in the file's metadata.

@@ -11,7 +11,7 @@ class ProgressBar:
     """``bar(done, total)`` redraws one line on ``stream`` (at most 10 times a second).
 
     Nothing is written unless ``stream`` is a terminal, so piped output and
-    logs stay clean; :meth:`close` clears the line.
+    logs stay clean; ``close`` clears the line.
     """
 
     def __init__(self, label: str, *, stream: TextIO | None = None, minimum: int = 50) -> None:

@@ -1,4 +1,4 @@
-"""Tables of bootstrap intervals, paired tests and rankings (:mod:`corefscore.stats`).
+"""Tables of bootstrap intervals, paired tests and rankings (``corefscore.stats``).
 
 Each ``format_*`` function takes ``fmt``: ``text`` (aligned), ``json``,
 ``csv``, ``markdown`` or ``latex``. Scores are percentages with two decimals,
