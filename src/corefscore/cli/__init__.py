@@ -1,0 +1,131 @@
+"""The ``corefscore`` command line.
+
+Exit codes: 0 success, 1 input error, 2 usage error. Results go to stdout,
+warnings and errors to stderr, one line each.
+
+Each command is a module of this package (its parser and its body); the
+option groups they share are in :mod:`.parser`, what they write in
+:mod:`.output`. Only argparse and the errors are imported at start-up, so
+that ``--help`` and ``--version`` load no numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections.abc import Sequence
+
+from ..errors import CorefScoreError, InputError, UsageError
+from . import analyze, compare, convert, lab, metrics, report, score, twins
+from .parser import (
+    CEAF_FAMILY,
+    CONVERT_TARGETS,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    FORMATS,
+    MATCHINGS,
+    METRICS,
+    POLICIES,
+    Command,
+    new_parser,
+    system_names,
+)
+
+__all__ = [
+    "CEAF_FAMILY",
+    "COMMANDS",
+    "CONVERT_TARGETS",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "FORMATS",
+    "MATCHINGS",
+    "METRICS",
+    "POLICIES",
+    "build_parser",
+    "entry_point",
+    "main",
+    "system_names",
+]
+
+_MODULES: tuple[Command, ...] = (score, metrics, twins, convert, compare, report, analyze, lab)
+#: The commands, by name, in the order of ``corefscore --help``.
+COMMANDS: dict[str, Command] = {command.NAME: command for command in _MODULES}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    return new_parser(COMMANDS.values())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    if "numpy" not in sys.modules:
+        _single_threaded_numerics()
+    parser = build_parser()
+    args: argparse.Namespace | None = None
+    # Reading builds millions of small objects and nothing here makes reference
+    # cycles that matter, so the cyclic collector only adds work (its passes
+    # over a growing heap made the reader's cost per mention rise by a third
+    # from 16k to 64k mentions); it is restored for callers of main().
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        return COMMANDS[args.command].run(args)
+    except InputError as exc:
+        print(f"corefscore: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except UsageError as exc:
+        command = getattr(args, "command", None) or _command_of(argv)
+        # A message that already points somewhere (e.g. 'corefscore metrics') needs no second hint.
+        hint = "" if "(see '" in str(exc) else f" (see 'corefscore {command} --help')"
+        print(f"corefscore: usage error: {exc}{hint}", file=sys.stderr)
+        return EXIT_USAGE
+    except CorefScoreError as exc:
+        print(f"corefscore: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except BrokenPipeError:
+        # Output piped into e.g. `head`: not an error of ours.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except MemoryError:
+        print("corefscore: error: out of memory", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:
+        if os.environ.get("COREFSCORE_DEBUG"):
+            raise
+        print(
+            f"corefscore: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; set COREFSCORE_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _command_of(argv: Sequence[str] | None) -> str:
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    return words[0] if words and words[0] in COMMANDS else "score"
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+def _single_threaded_numerics() -> None:
+    """corefscore does no linear algebra; BLAS thread pools only cost start-up CPU."""
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")

@@ -1,0 +1,183 @@
+"""The top-level parser, the option groups that several commands share, and
+what the commands turn their options into.
+
+Every command is a module of this package with a ``NAME``, an
+``add_parser(subparsers)`` that adds its sub-parser and a ``run(args)`` that
+returns the exit code; :func:`new_parser` assembles the parser from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeAlias
+
+from .._version import __version__
+from ..errors import UsageError
+
+# Kept here, not imported, so that --help and --version load no numpy.
+POLICIES = ("default", "first", "reference")
+METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+MATCHINGS = ("exact", "head", "min-span", "overlap")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
+CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
+CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
+class Command(Protocol):
+    """A command module: its name, its sub-parser, its body."""
+
+    NAME: str
+
+    def add_parser(self, subparsers: Subparsers) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def new_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
+    """The ``corefscore`` parser with a sub-parser for each of ``commands``, in order."""
+    parser = _Parser(
+        prog="corefscore",
+        description="Exact, fast coreference scoring (MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL, "
+        "and the variants of the founding papers).",
+    )
+    parser.add_argument("--version", action="version", version=f"corefscore {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for command in commands:
+        command.add_parser(sub)
+    return parser
+
+
+def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> None:
+    """Options shared by every command that reads a key and a response (or several)."""
+    p.add_argument("key", metavar="KEY", help="gold (key) file")
+    if responses:
+        p.add_argument("responses", metavar="RESPONSE", nargs="+", help="system (response) files")
+    else:
+        p.add_argument("response", metavar="RESPONSE", help="system (response) file")
+    for side in ("key", "response"):
+        p.add_argument(
+            f"--{side}-format",
+            choices=FORMATS,
+            help=f"format of the {side} file (default: detected from its content and name)",
+        )
+    p.add_argument(
+        "--empty-nodes",
+        action="store_true",
+        help="CoNLL-U: count empty nodes (zeros) as tokens, so mentions on them are scored",
+    )
+    p.add_argument(
+        "--duplicates",
+        choices=POLICIES,
+        default="default",
+        help="repeated spans: default = keep the first in the response (warn), error in the key; "
+        "first = keep the first on both sides; reference = the reference scorer's own handling",
+    )
+    p.add_argument(
+        "--match",
+        choices=MATCHINGS,
+        default="exact",
+        help="how a response mention is paired with a key mention (its twin): exact span "
+        "(default), same syntactic head, MUC-style MIN span, or token overlap; one-to-one",
+    )
+    p.add_argument(
+        "--head-column",
+        type=int,
+        metavar="N",
+        help="for --match head: read dependency heads from field N (0-based; token numbers "
+        "within the sentence from 1, 0 = root); default: a SemEval-2010 HEAD column or the "
+        "CoNLL-2012 parse column",
+    )
+    p.add_argument(
+        "--singletons",
+        choices=("keep", "drop"),
+        default="keep",
+        help="keep or drop one-mention entities, on both sides (default: keep)",
+    )
+    p.add_argument("--key-singletons", choices=("keep", "drop"), help="override for the key")
+    p.add_argument(
+        "--response-singletons", choices=("keep", "drop"), help="override for the response"
+    )
+    p.add_argument(
+        "--remove-nested", action="store_true", help="keep only maximal spans on each side"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    p.add_argument("--bootstrap", type=int, default=default, metavar="N", help=help)
+    p.add_argument(
+        "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
+    )
+    p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
+
+
+def add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    p.add_argument("--format", choices=formats, default=formats[0], help="output format")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE, not stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def setup_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``EvaluationSetup.create`` from the pair options."""
+    return {
+        "matching": args.match,
+        "singletons": args.singletons,
+        "key_singletons": args.key_singletons,
+        "response_singletons": args.response_singletons,
+        "remove_nested": args.remove_nested,
+        "gold_mentions": getattr(args, "gold_mentions", False),
+        "anaphoric_only": getattr(args, "anaphoric_only", False),
+    }
+
+
+def reading_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``read_pair`` from the pair options."""
+    return {
+        "head_column": args.head_column,
+        "key_format": args.key_format,
+        "response_format": args.response_format,
+        "empty_nodes": args.empty_nodes,
+    }
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Short, unique names for system files: what tells their file names apart.
+
+    The dot-separated parts of the file names that every file shares (the
+    split, the extension) are dropped, so ``test.resp_xrenner.conll`` and
+    ``test.key_ontogum.conll`` become ``resp_xrenner`` and ``key_ontogum``;
+    files with the same name are told apart by their folders.
+    """
+    parts = [os.path.basename(os.path.normpath(p)).split(".") for p in paths]
+    shared = set(parts[0]).intersection(*parts[1:]) if len(parts) > 1 else set(parts[0][1:])
+    names = [".".join(x for x in ps if x not in shared) or ps[0] for ps in parts]
+    if len(set(names)) < len(names):
+        folders = [os.path.basename(os.path.dirname(os.path.abspath(p))) for p in paths]
+        names = [f"{folder}/{name}" for folder, name in zip(folders, names)]
+    unique: list[str] = []
+    for name in names:
+        unique.append(name if name not in unique else f"{name}-{len(unique) + 1}")
+    return unique
+
+
+def names_option(value: str | None, paths: Sequence[str]) -> list[str]:
+    """The systems' names: those of ``--names`` (as many as ``paths``), else from ``paths``."""
+    if value is None:
+        return system_names(paths)
+    count = len(paths)
+    names = [n.strip() for n in value.split(",")]
+    if len(names) != count or not all(names) or len(set(names)) != count:
+        raise UsageError(f"--names needs {count} distinct comma-separated names, got {value!r}")
+    return names
