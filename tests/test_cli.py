@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import corefscore
-from corefscore import cli, duplicates, matching, metrics
+from corefscore import cli, evaluation, matching, metrics
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 KEY = EXAMPLES / "key.conll"
@@ -25,7 +25,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_cli_constants_match_the_library() -> None:
     # The CLI keeps its own copies so that --help imports no numpy.
-    assert cli.POLICIES == duplicates.POLICIES
+    assert cli.POLICIES == evaluation.DUPLICATE_POLICIES
     assert cli.METRICS == metrics.METRICS
     assert cli.MATCHINGS == matching.MATCHINGS
     assert set(cli.CEAF_FAMILY) <= set(metrics.REGISTRY)

@@ -44,6 +44,11 @@ def test_repeated_key_span() -> None:
         prepare_pair(key, RESPONSE, "default", [])
     assert str(info.value) == (
         "k:2: span (0, 0) repeated in key document 'd', in entities 1 and 2; "
+        "use duplicates='first' or duplicates='reference' to score anyway"
+    )
+    # The command line names the same options as its flags.
+    assert info.value.cli_message() == (
+        "k:2: span (0, 0) repeated in key document 'd', in entities 1 and 2; "
         "use --duplicates first or --duplicates reference to score anyway"
     )
     warnings: list[str] = []

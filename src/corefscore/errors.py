@@ -20,9 +20,19 @@ _OPTION = re.compile("\ue000([a-z_]+)(?:=([^\ue001]*))?\ue001")
 _FLAGS = {"matching": "match", "per_document": "per-document"}
 
 
+# The value of an option named without one (``key_format``, ``--key-format``).
+_BARE = "\ue002"
+
+
 def option(name: str, value: object = None) -> str:
-    """Mark option ``name`` (set to ``value``, if any) in an error message."""
+    """Mark option ``name`` set to ``value`` in an error message; with no value, a
+    switch that is on (``gold_mentions=True``, ``--gold-mentions``)."""
     return f"\ue000{name}\ue001" if value is None else f"\ue000{name}={value}\ue001"
+
+
+def option_name(name: str) -> str:
+    """Mark the name of option ``name`` alone (``key_format``, ``--key-format``)."""
+    return option(name, _BARE)
 
 
 def render_options(text: str, *, cli: bool) -> str:
@@ -32,7 +42,9 @@ def render_options(text: str, *, cli: bool) -> str:
         name, value = match.group(1), match.group(2)
         if cli:
             flag = "--" + _FLAGS.get(name, name.replace("_", "-"))
-            return flag if value is None else f"{flag} {value}"
+            return flag if value is None or value == _BARE else f"{flag} {value}"
+        if value == _BARE:
+            return name
         if value is None:
             return f"{name}=True"
         return f"{name}={value if value.lstrip('-').isdigit() else repr(value)}"

@@ -247,12 +247,17 @@ def evaluate(
 
     arrays = isinstance(key, MentionTable) or isinstance(response, MentionTable)
     chosen = engine or engines.choose(evaluation, arrays=arrays)
-    what = None
-    if evaluation.scope.cross_document:
-        what = "cross-document scoring"
-    elif arrays:
-        what = "mention tables"
+    what = "cross-document scoring" if evaluation.scope.cross_document else None
     engines.check(evaluation, chosen, what=what)
+    if per_document and evaluation.scope.cross_document:
+        from .errors import UsageError, option
+
+        raise UsageError(
+            f"{option('per_document')} needs per-document scoring; a cross-document "
+            "evaluation scores one partition of the whole corpus"
+        )
+    if chosen == "objects":
+        key, response = as_corpus(key), as_corpus(response)
     warnings: list[str] = [*key.warnings, *response.warnings]
     source = key.source
     key_ids = tuple(key.documents) if isinstance(key, Corpus) else key.doc_ids
@@ -294,6 +299,15 @@ def evaluate(
     )
 
 
+def as_corpus(side: Side) -> Corpus:
+    """``side`` as a :class:`~corefscore.model.Corpus` (mention arrays are converted)."""
+    if isinstance(side, Corpus):
+        return side
+    from .io.mentiontable import corpus_from_table
+
+    return corpus_from_table(side)
+
+
 def _check_scopes(evaluation: Evaluation, key: MentionTable, response: MentionTable) -> None:
     from .errors import UsageError, option
 
@@ -311,7 +325,9 @@ def _check_scopes(evaluation: Evaluation, key: MentionTable, response: MentionTa
 
 __all__ = [
     "Pairing",
+    "Side",
     "Statistics",
+    "as_corpus",
     "check_requirements",
     "check_shared_tokens",
     "document_pairs",

@@ -278,9 +278,11 @@ def read_pair(
     from .io import is_mention_table, read_corpus, read_mentions
 
     if head_column is not None and head_column < 0:
-        from .errors import option
+        from .errors import option_name
 
-        raise UsageError(f"{option('head_column', head_column)} must be a field index >= 0")
+        raise UsageError(
+            f"{option_name('head_column')} must be a field index >= 0, got {head_column}"
+        )
     evaluation = evaluation or Evaluation()
     if (
         evaluation.scope.cross_document
@@ -320,8 +322,8 @@ def read_pair(
 
 
 def score_regimes(
-    key: Corpus,
-    response: Corpus,
+    key: Corpus | MentionTable,
+    response: Corpus | MentionTable,
     *,
     evaluation: Evaluation | None = None,
     documents: Sequence[str] | None = None,
@@ -342,10 +344,11 @@ def score_regimes(
 
 
 def _pairs(
-    key: Corpus, response: Corpus, documents: Sequence[str] | None
+    key: Corpus | MentionTable, response: Corpus | MentionTable, documents: Sequence[str] | None
 ) -> Iterator[tuple[Document, Document]]:
-    from .pipeline import document_pairs, pair_documents
+    from .pipeline import as_corpus, document_pairs, pair_documents
 
+    key, response = as_corpus(key), as_corpus(response)
     pairing = pair_documents(
         tuple(key.documents), tuple(response.documents), documents=documents, key_source=key.source
     )
@@ -353,8 +356,8 @@ def _pairs(
 
 
 def alignments(
-    key: Corpus,
-    response: Corpus,
+    key: Corpus | MentionTable,
+    response: Corpus | MentionTable,
     *,
     metric: str | Any = "ceafe",
     evaluation: Evaluation | None = None,
@@ -375,8 +378,8 @@ def alignments(
 
 
 def find_twins(
-    key: Corpus,
-    response: Corpus,
+    key: Corpus | MentionTable,
+    response: Corpus | MentionTable,
     *,
     evaluation: Evaluation | None = None,
     documents: Sequence[str] | None = None,

@@ -6,27 +6,29 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corefscore.cli import main
-from corefscore.io import read_mentions
 from corefscore.errors import InputError, UsageError
-from corefscore.io import read_corpus
+from corefscore.io import read_corpus, read_mentions
 from corefscore.model import Corpus, corpus_from_mapping
+from corefscore.result import ScoreResult
 from corefscore.scorer import score_corpora
 
+from ..conftest import shared_path
 
-def score_cross_document(key, response, **options):  # type: ignore[no-untyped-def]
+
+def score_cross_document(key: Any, response: Any, **options: Any) -> ScoreResult:
     return score_corpora(key, response, cross_document=True, **options)
 
 
-def score_documents(key, response, **options):  # type: ignore[no-untyped-def]
+def score_documents(key: Any, response: Any, **options: Any) -> ScoreResult:
     return score_corpora(key, response, engine="columnar", **options)
 
-from ..conftest import shared_path
 
 # Three documents. Key entity X has mentions in documents A and B; the response
 # leaves X's mention in B unlinked from A and merges it with Z (Q), merges Y
@@ -323,7 +325,7 @@ def test_cli_refuses_what_has_no_meaning(
     _write_table(tmp_path / "key.tsv", KEY)
     key = str(tmp_path / "key.tsv")
     assert main(["score", "--cross-document", "--per-document", key, key]) == 2
-    assert "--per-document is not available with --cross-document" in capsys.readouterr().err
+    assert "--per-document needs per-document scoring" in capsys.readouterr().err
     assert main(["score", "--key-scope", "document", key, key]) == 2
     assert "need --cross-document" in capsys.readouterr().err
 

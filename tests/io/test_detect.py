@@ -50,7 +50,7 @@ def test_detect_prefers_content_and_explains_failure(tmp_path: Path) -> None:
     assert detect_format(misnamed) == "conll"
     unknown = tmp_path / "key.txt"
     unknown.write_text("hello\n")
-    with pytest.raises(InputError, match="give it with --key-format") as err:
+    with pytest.raises(InputError, match="give it with key_format ") as err:
         detect_format(unknown, side="key")
     assert str(err.value).startswith(f"{unknown}:1: ")
     with pytest.raises(UsageError, match="unknown format 'xml'"):

@@ -12,9 +12,9 @@ import pytest
 
 from corefscore.cli import main
 from corefscore.errors import UsageError
+from corefscore.evaluation import Evaluation
 from corefscore.io import read_corpus
 from corefscore.model import corpus_from_mapping
-from corefscore.evaluation import Evaluation
 from corefscore.report.html import build_html_report, collect_report
 from corefscore.scorer import score_corpora
 from corefscore.stats import bootstrap

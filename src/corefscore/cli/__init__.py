@@ -81,16 +81,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         return COMMANDS[args.command].run(args)
     except InputError as exc:
-        print(f"corefscore: error: {exc}", file=sys.stderr)
+        print(f"corefscore: error: {exc.cli_message()}", file=sys.stderr)
         return EXIT_INPUT
     except UsageError as exc:
         command = getattr(args, "command", None) or _command_of(argv)
+        message = exc.cli_message()
         # A message that already points somewhere (e.g. 'corefscore metrics') needs no second hint.
-        hint = "" if "(see '" in str(exc) else f" (see 'corefscore {command} --help')"
-        print(f"corefscore: usage error: {exc}{hint}", file=sys.stderr)
+        hint = "" if "(see '" in message else f" (see 'corefscore {command} --help')"
+        print(f"corefscore: usage error: {message}{hint}", file=sys.stderr)
         return EXIT_USAGE
     except CorefScoreError as exc:
-        print(f"corefscore: error: {exc}", file=sys.stderr)
+        print(f"corefscore: error: {exc.cli_message()}", file=sys.stderr)
         return EXIT_INPUT
     except BrokenPipeError:
         # Output piped into e.g. `head`: not an error of ours.

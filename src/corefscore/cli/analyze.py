@@ -177,9 +177,9 @@ def _mention_effect(args: argparse.Namespace) -> int:
 
     key = read_corpus(args.key, side="key")
     response = read_corpus(args.response, side="response")
-    warn([*key.warnings, *response.warnings], args.quiet)
     effect = mention_effect(
         key, response, seed=args.seed, metrics=args.metric, duplicates=args.duplicates
     )
+    warn([*key.warnings, *response.warnings, *effect.warnings], args.quiet)
     emit(format_mention_effect(effect, fmt=args.format), args)
     return EXIT_OK

@@ -7,7 +7,14 @@ from typing import Any
 
 from ..errors import UsageError
 from .output import emit, warn
-from .parser import EXIT_OK, POLICIES, Subparsers, add_output_options, names_option
+from .parser import (
+    EXIT_OK,
+    POLICIES,
+    Subparsers,
+    add_output_options,
+    evaluation_of,
+    names_option,
+)
 
 NAME = "compare"
 
@@ -47,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
     from ..io import read_corpus
     from ..report.stats import format_ranking
     from ..scorer import score_corpora
-    from ..signature import make_signature
     from ..stats import compare_systems
 
     if len(args.systems) < 2:
@@ -61,9 +67,10 @@ def run(args: argparse.Namespace) -> int:
     if args.rank_by not in metrics:
         metrics.append(args.rank_by)
     names = names_option(args.names, args.systems)
+    evaluation = evaluation_of(args, metrics=metrics)
     for name, path in zip(names, args.systems):
         response = read_corpus(path, side="response")
-        result = score_corpora(key, response, metrics=metrics, duplicates=args.duplicates)
+        result = score_corpora(key, response, evaluation=evaluation)
         warn(result.warnings, args.quiet)
         statistics[name] = result.document_statistics
     ranking = compare_systems(
@@ -75,11 +82,7 @@ def run(args: argparse.Namespace) -> int:
         test=args.test,
         metrics=metrics,
     )
-    signature = make_signature(
-        metrics=metrics,
-        duplicates=args.duplicates,
-        significance=(args.test, args.trials, args.seed, args.alpha),
-    )
+    signature = evaluation.signature(significance=(args.test, args.trials, args.seed, args.alpha))
     ranking = replace(ranking, signature=signature)
     emit(format_ranking(ranking, fmt=args.format), args)
     return EXIT_OK

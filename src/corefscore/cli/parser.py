@@ -11,16 +11,19 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from .._version import __version__
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from ..evaluation import Evaluation
 
 # Kept here, not imported, so that --help and --version load no numpy.
 POLICIES = ("default", "first", "reference")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 MATCHINGS = ("exact", "head", "min-span", "overlap")
-FORMATS = ("conll", "conllu", "jsonl", "json", "sgml")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
 CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
@@ -129,17 +132,29 @@ def add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> No
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
 
 
-def setup_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The keyword arguments of ``EvaluationSetup.create`` from the pair options."""
-    return {
-        "matching": args.match,
-        "singletons": args.singletons,
-        "key_singletons": args.key_singletons,
-        "response_singletons": args.response_singletons,
-        "remove_nested": args.remove_nested,
-        "gold_mentions": getattr(args, "gold_mentions", False),
-        "anaphoric_only": getattr(args, "anaphoric_only", False),
-    }
+def evaluation_of(args: argparse.Namespace, *, metrics: Any = None) -> Evaluation:
+    """The one :class:`~corefscore.evaluation.Evaluation` of a command's options.
+
+    ``metrics`` overrides ``-m`` (e.g. the metrics ``--format perl`` needs).
+    Options a command does not have keep their defaults.
+    """
+    from ..evaluation import Evaluation
+
+    given = getattr(args, "metric", None)
+    return Evaluation.create(
+        metrics=metrics if metrics is not None else given,
+        duplicates=getattr(args, "duplicates", "default"),
+        matching=getattr(args, "match", "exact"),
+        singletons=getattr(args, "singletons", "keep"),
+        key_singletons=getattr(args, "key_singletons", None),
+        response_singletons=getattr(args, "response_singletons", None),
+        remove_nested=getattr(args, "remove_nested", False),
+        gold_mentions=getattr(args, "gold_mentions", False),
+        anaphoric_only=getattr(args, "anaphoric_only", False),
+        cross_document=getattr(args, "cross_document", False),
+        key_scope=getattr(args, "key_scope", None) or "global",
+        response_scope=getattr(args, "response_scope", None) or "global",
+    )
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:

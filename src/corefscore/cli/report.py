@@ -11,9 +11,9 @@ from .parser import (
     Subparsers,
     add_bootstrap_options,
     add_pair_options,
+    evaluation_of,
     names_option,
     reading_options,
-    setup_options,
 )
 
 NAME = "report"
@@ -44,14 +44,11 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..io import read_corpus
-    from ..metrics import resolve_metrics
-    from ..regimes import EvaluationSetup
     from ..report.html import collect_report
 
-    metrics = resolve_metrics(args.metric)
     if args.bootstrap < 0 or not 0 < args.ci < 100:
         raise UsageError("--bootstrap needs N >= 0 and --ci a level between 0 and 100")
-    setup = EvaluationSetup.create(**setup_options(args))
+    evaluation = evaluation_of(args)
     names = names_option(args.names, args.responses)
     reading = reading_options(args)
     key = read_corpus(
@@ -69,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 path,
                 format=reading["response_format"],
                 side="response",
-                syntax=setup.matching == "head",
+                syntax=evaluation.regime.matching == "head",
                 head_column=reading["head_column"],
                 empty_nodes=reading["empty_nodes"],
             ),
@@ -79,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
     report = collect_report(
         key,
         responses,
-        metrics=metrics,
-        duplicates=args.duplicates,
-        setup=setup,
+        evaluation=evaluation,
         bootstrap=args.bootstrap,
         ci=args.ci,
         seed=args.seed,

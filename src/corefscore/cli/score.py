@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError
@@ -22,14 +23,14 @@ from .parser import (
     Subparsers,
     add_bootstrap_options,
     add_pair_options,
+    evaluation_of,
     reading_options,
-    setup_options,
 )
 
 if TYPE_CHECKING:
+    from ..evaluation import Evaluation
     from ..metrics.ceaf import EntityAlignment
-    from ..model import Corpus
-    from ..regimes import EvaluationSetup
+    from ..pipeline import Side
     from ..result import ScoreResult
     from ..stats import BootstrapResult
 
@@ -40,11 +41,9 @@ FORMATS = ("text", "json", "perl", "csv", "markdown", "latex")
 class Options(NamedTuple):
     """What the command line asks of the scorer."""
 
-    #: The metrics shown.
+    #: The metrics shown (the evaluation also computes the mention line of ``--format perl``).
     metrics: tuple[str, ...]
-    #: The metrics computed: those shown, and the mention line of ``--format perl``.
-    computed: tuple[str, ...]
-    setup: EvaluationSetup
+    evaluation: Evaluation
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -121,22 +120,18 @@ def _add_selection_options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Score RESPONSE against KEY and write the scores to stdout.
 
-    (1) the options; (2) the inputs, read; (3) the scores; (4) the output:
-    warnings, bootstrap intervals, alignments, rendering. The Dask and
-    columnar engines read and score in their own branch (2 and 3); --regimes
-    writes its own table (3 and 4).
+    (1) the options, as one evaluation; (2) the inputs, read; (3) the scores,
+    by the engine the pipeline chooses (or the Dask cluster); (4) the output:
+    warnings, bootstrap intervals, alignments, rendering.
     """
     options = _options(args)  # (1)
-    inputs: tuple[Corpus, Corpus] | None = None
-    engine = engines.choose(args)
-    if engine == "dask":
-        result = engines.score_dask(args, options)  # (2, 3) on a Dask cluster
-    elif engine == "columnar":
-        result = engines.score_columnar(args, options)  # (2, 3) into arrays
+    inputs: tuple[Side, Side] | None = None
+    if args.engine == "dask":
+        result = engines.score_dask(args, options.evaluation)  # (2, 3) on a Dask cluster
     else:
         inputs = _read(args, options)  # (2)
         if args.regimes:
-            return engines.score_regimes(args, *inputs, options)  # (3, 4)
+            return engines.score_regimes(args, *inputs, options.evaluation)  # (3, 4)
         result = _score(args, *inputs, options)  # (3)
     warn(result.warnings, args.quiet)  # (4)
     intervals = None
@@ -147,39 +142,65 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _options(args: argparse.Namespace) -> Options:
-    """The metrics and the evaluation setup; combinations of options that cannot go together."""
-    from ..metrics import resolve_metrics
-    from ..regimes import EvaluationSetup
+# Combinations that have no meaning: (is it asked for, why not).
+_CONFLICTS: tuple[tuple[Callable[[argparse.Namespace], Any], str], ...] = (
+    (
+        lambda a: a.format == "perl" and a.per_document,
+        "--per-document is not available with --format perl",
+    ),
+    (
+        lambda a: a.regimes and (a.format == "perl" or a.per_document or a.show_alignment),
+        "--regimes prints one table; it cannot be combined with --format perl, "
+        "--per-document or --show-alignment",
+    ),
+    (
+        lambda a: a.show_alignment and a.format == "perl",
+        "--show-alignment is not available with --format perl",
+    ),
+    (
+        lambda a: a.bootstrap is not None and a.format == "perl",
+        "--bootstrap is not available with --format perl",
+    ),
+    (
+        lambda a: a.engine != "dask" and (a.scheduler is not None or a.workers is not None),
+        "--scheduler and --workers need --engine dask",
+    ),
+    (
+        lambda a: a.cross_document and (a.bootstrap is not None or a.regimes or a.show_alignment),
+        "--bootstrap, --regimes and --show-alignment need per-document scoring; "
+        "--cross-document scores one partition of the whole corpus",
+    ),
+    (
+        lambda a: a.engine == "dask" and (a.regimes or a.show_alignment),
+        "--regimes and --show-alignment are not available with --engine dask",
+    ),
+)
 
+
+def _options(args: argparse.Namespace) -> Options:
+    """The metrics shown and the one evaluation; options that cannot go together."""
+    from ..metrics import resolve_metrics
+
+    for asked, why in _CONFLICTS:
+        if asked(args):
+            raise UsageError(why)
     metrics = resolve_metrics(args.metric)
-    if args.format == "perl" and args.per_document:
-        raise UsageError("--per-document is not available with --format perl")
-    if args.regimes and (args.format == "perl" or args.per_document or args.show_alignment):
-        raise UsageError(
-            "--regimes prints one table; it cannot be combined with --format perl, "
-            "--per-document or --show-alignment"
-        )
-    if args.show_alignment and args.format == "perl":
-        raise UsageError("--show-alignment is not available with --format perl")
     computed = metrics
     if args.format == "perl" and "mentions" not in metrics:
         # Every block of the reference output has the mention identification line.
         computed = ("mentions", *metrics)
-    return Options(metrics, computed, EvaluationSetup.create(**setup_options(args)))
+    return Options(metrics, evaluation_of(args, metrics=computed))
 
 
-def _read(args: argparse.Namespace, options: Options) -> tuple[Corpus, Corpus]:
+def _read(args: argparse.Namespace, options: Options) -> tuple[Side, Side]:
     from ..scorer import read_pair
 
     return read_pair(
-        args.key, args.response, setup=options.setup, syntax=False, **reading_options(args)
+        args.key, args.response, evaluation=options.evaluation, **reading_options(args)
     )
 
 
-def _score(
-    args: argparse.Namespace, key: Corpus, response: Corpus, options: Options
-) -> ScoreResult:
+def _score(args: argparse.Namespace, key: Side, response: Side, options: Options) -> ScoreResult:
     from ..report.progress import ProgressBar
     from ..scorer import score_corpora
 
@@ -188,11 +209,10 @@ def _score(
         return score_corpora(
             key,
             response,
-            metrics=options.computed,
-            duplicates=args.duplicates,
+            evaluation=options.evaluation,
             documents=args.doc,
             per_document=args.per_document,
-            setup=options.setup,
+            engine=None if args.engine in ("auto", "python") else args.engine,
             options={"key": args.key, "response": args.response},
             progress=bar,
         )
@@ -206,20 +226,12 @@ def _bootstrap(
     """The result, its signature stating the resampling, and the intervals."""
     from dataclasses import replace
 
-    from ..signature import make_signature
     from ..stats import bootstrap
 
     if args.bootstrap < 1 or not 0 < args.ci < 100:
         raise UsageError("--bootstrap needs N >= 1 and --ci a level between 0 and 100")
-    signature = make_signature(
-        metrics=list(result.metrics),
-        duplicates=args.duplicates,
-        setup=options.setup,
-        bootstrap=(args.bootstrap, args.seed, args.ci),
-    )
+    signature = options.evaluation.signature(bootstrap=(args.bootstrap, args.seed, args.ci))
     result = replace(result, signature=signature)
-    if args.format == "perl":
-        raise UsageError("--bootstrap is not available with --format perl")
     assert result.document_statistics is not None
     intervals = bootstrap(
         result.document_statistics,
@@ -232,18 +244,14 @@ def _bootstrap(
 
 
 def _alignments(
-    args: argparse.Namespace, inputs: tuple[Corpus, Corpus] | None, options: Options
+    args: argparse.Namespace, inputs: tuple[Side, Side] | None, options: Options
 ) -> dict[str, EntityAlignment]:
     """--show-alignment: each document's optimal CEAF entity alignment."""
     from ..scorer import alignments
 
-    assert inputs is not None, "the other engines refuse --show-alignment"
+    assert inputs is not None, "the Dask engine refuses --show-alignment"
     return alignments(
-        *inputs,
-        metric=args.show_alignment,
-        duplicates=args.duplicates,
-        documents=args.doc,
-        setup=options.setup,
+        *inputs, metric=args.show_alignment, evaluation=options.evaluation, documents=args.doc
     )
 
 

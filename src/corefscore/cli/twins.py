@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from .output import warn
-from .parser import EXIT_OK, Subparsers, add_pair_options, reading_options, setup_options
+from .parser import EXIT_OK, Subparsers, add_pair_options, evaluation_of, reading_options
 
 NAME = "twins"
 
@@ -24,16 +24,15 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..regimes import EvaluationSetup
     from ..report.twins import format_twins
     from ..scorer import find_twins, read_pair
 
-    setup = EvaluationSetup.create(**setup_options(args))
+    evaluation = evaluation_of(args)
     key, response = read_pair(
-        args.key, args.response, setup=setup, syntax=True, **reading_options(args)
+        args.key, args.response, evaluation=evaluation, syntax=True, **reading_options(args)
     )
     warnings: list[str] = [*key.warnings, *response.warnings]
-    found = find_twins(key, response, duplicates=args.duplicates, setup=setup, warnings=warnings)
+    found = find_twins(key, response, evaluation=evaluation, warnings=warnings)
     warn(warnings, args.quiet)
     sys.stdout.write(format_twins(found, fmt=args.format))
     return EXIT_OK

@@ -145,9 +145,13 @@ def _join(items: Iterable[str]) -> str:
 
 
 def choose(evaluation: Evaluation, *, arrays: bool = False) -> str:
-    """The engine for an evaluation: columnar for cross-document scoring and for
-    mention arrays, else the object engine."""
-    return "columnar" if evaluation.scope.cross_document or arrays else "objects"
+    """The engine for an evaluation: columnar for cross-document scoring, and for
+    mention arrays when it can run the evaluation; else the object engine."""
+    if evaluation.scope.cross_document:
+        return "columnar"
+    if arrays and not unsupported(evaluation, _COLUMNAR):
+        return "columnar"
+    return "objects"
 
 
 __all__ = ["CAPABILITIES", "ENGINES", "Capability", "check", "choose", "unsupported"]

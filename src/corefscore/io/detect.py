@@ -11,7 +11,7 @@ import os
 import re
 import zlib
 
-from ..errors import InputError, UsageError, option
+from ..errors import InputError, UsageError, option_name
 from .files import open_binary
 
 #: Format names, as accepted by ``--key-format`` / ``--response-format``.
@@ -102,7 +102,7 @@ def detect_format(path: str | os.PathLike[str], *, side: str = "input") -> str:
     if found is None:
         raise InputError(
             f"cannot tell the format of this {side} file from its name or first lines; "
-            f"give it with {option(f'{side}_format')} ({', '.join(FORMATS)})",
+            f"give it with {option_name(f'{side}_format')} ({', '.join(FORMATS)})",
             path=os.fspath(path),
             line=1,
         )
