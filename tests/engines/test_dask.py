@@ -91,8 +91,7 @@ def test_golden_sample_equals_the_single_process_scorer(client: Any) -> None:
         _frames(response, 2),
         documents=list(key.documents),
         per_document=True,
-        npartitions=4,
-        client=client,
+        cluster=engine.Cluster(client, partitions=4),
     )
     _same_numbers(tables, expected)
     assert tables.document_statistics == expected.document_statistics
@@ -100,7 +99,9 @@ def test_golden_sample_equals_the_single_process_scorer(client: Any) -> None:
     assert tables.documents == expected.documents
     assert tables.options["engine"] == "dask"
     # Corpora: document pairs shipped whole, in several tasks.
-    corpora = engine.score_corpora(key, response, per_document=True, chunks=5, client=client)
+    corpora = engine.score_corpora(
+        key, response, per_document=True, cluster=engine.Cluster(client, partitions=5)
+    )
     _same_numbers(corpora, expected)
     assert corpora.document_statistics == expected.document_statistics
     assert corpora.warnings == expected.warnings
@@ -114,11 +115,11 @@ def test_real_pair_with_repeated_spans(client: Any) -> None:
     # The reference scorer's own handling of repeats, to check its figures too.
     expected = score_corpora(key, response, duplicates="reference")
     assert any("repeated" in w for w in expected.warnings)
-    corpora = engine.score_corpora(key, response, duplicates="reference", client=client)
+    corpora = engine.score_corpora(key, response, duplicates="reference", cluster=client)
     _same_numbers(corpora, expected)
     assert corpora.warnings == expected.warnings
     tables = engine.score(
-        _frames(key, 2), _frames(response, 2), duplicates="reference", client=client
+        _frames(key, 2), _frames(response, 2), duplicates="reference", cluster=client
     )
     _same_numbers(tables, expected)
     assert tables.warnings == expected.warnings
@@ -136,8 +137,7 @@ def test_cross_document_equals_the_columnar_scorer(client: Any) -> None:
         _frames(response, 3),
         cross_document=True,
         documents=list(key.documents),  # a key document without mentions still counts
-        npartitions=3,
-        client=client,
+        cluster=engine.Cluster(client, partitions=3),
         **options,
     )
     _same_numbers(got, expected)
@@ -170,7 +170,7 @@ def test_cross_document_by_hand(client: Any) -> None:
             "entity": ["x", "x", "y", "z", "w"],
         }
     )
-    got = engine.score(key, response, cross_document=True, client=client)
+    got = engine.score(key, response, cross_document=True, cluster=client)
     assert (got["muc"].recall_num, got["muc"].recall_den) == (1, 2)
     assert got["muc"].precision_den == 1
     assert got["bcub"].recall == pytest.approx(2 / 3, abs=1e-15)
@@ -184,10 +184,10 @@ def test_bad_mention_tables_are_input_errors(client: Any) -> None:
 
     good = pd.DataFrame({"doc": ["d"], "start": [0], "end": [1], "entity": [1]})
     with pytest.raises(InputError, match="lacks column"):
-        engine.score(good.drop(columns="entity"), good, client=client)
+        engine.score(good.drop(columns="entity"), good, cluster=client)
     backwards = good.assign(start=[4])
     with pytest.raises(InputError, match=r"invalid span \(4, 1\)"):
-        engine.score(backwards, good, client=client)
+        engine.score(backwards, good, cluster=client)
 
 
 def _fixture(tmp_path: Path) -> tuple[Path, Path]:

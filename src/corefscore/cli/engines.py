@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .output import warn
 from .parser import EXIT_OK, reading_options
@@ -69,16 +69,20 @@ def score_dask(args: argparse.Namespace, evaluation: Evaluation) -> ScoreResult:
     engine.require_dask()
     # The cluster's own log lines would mix with our one-line warnings on stderr.
     logging.getLogger("distributed").setLevel(logging.ERROR)
-    cluster = {"scheduler": args.scheduler, "workers": args.workers}
+    cluster = engine.Cluster(scheduler=args.scheduler, workers=args.workers)
     files = {"key": args.key, "response": args.response}
-    common = {"documents": args.doc, "per_document": args.per_document, "options": files}
+    common: dict[str, Any] = {
+        "documents": args.doc,
+        "per_document": args.per_document,
+        "options": files,
+        "cluster": cluster,
+    }
     if evaluation.scope.cross_document or engine.is_mention_input(args.key, args.response):
         return engine.score(
             engine.read_mentions(args.key, format=args.key_format, side="key"),
             engine.read_mentions(args.response, format=args.response_format, side="response"),
             evaluation=evaluation,
             **common,
-            **cluster,
         )
     from ..pipeline import as_corpus
     from ..scorer import read_pair
@@ -87,7 +91,7 @@ def score_dask(args: argparse.Namespace, evaluation: Evaluation) -> ScoreResult:
         args.key, args.response, evaluation=evaluation, **reading_options(args)
     )
     return engine.score_corpora(
-        as_corpus(key), as_corpus(response), evaluation=evaluation, **common, **cluster
+        as_corpus(key), as_corpus(response), evaluation=evaluation, **common
     )
 
 

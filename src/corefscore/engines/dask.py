@@ -32,13 +32,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError, option
-from ..evaluation import Evaluation
+from ..evaluation import Evaluation, EvaluationOptions
 from ..model import Document, Span
 from ..pipeline import Pairing, Statistics, min_span_warning, pair_documents
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
     from distributed import Client
+    from typing_extensions import Unpack
 
     from ..model import Corpus
     from ..result import ScoreResult
@@ -122,18 +123,36 @@ def _result(
 # Clients
 
 
-@contextmanager
-def connect(
-    client: Client | None = None,
-    *,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    processes: bool = True,
-) -> Iterator[Any]:
-    """A Dask client: ``client`` itself, one connected to ``scheduler``, the current
-    default client, or else a temporary ``LocalCluster`` of ``workers`` workers
-    (one thread each; all cores by default), closed on exit.
+@dataclass(frozen=True)
+class Cluster:
+    """Where and how finely the work runs.
+
+    ``client``: a ``distributed.Client`` to use; else one connected to
+    ``scheduler`` (e.g. ``tcp://host:8786``); else the current default
+    client; else a temporary ``LocalCluster`` of ``workers`` processes (one
+    per core by default). ``partitions``: the partitions after the shuffle by
+    document, or the tasks of document pairs (default: as many as the inputs
+    have, or four per worker thread).
     """
+
+    client: Any = None
+    scheduler: str | None = None
+    workers: int | None = None
+    partitions: int | None = None
+
+    @classmethod
+    def of(cls, cluster: Cluster | Client | None) -> Cluster:
+        """A ``Cluster`` from itself, a client, or nothing (the defaults)."""
+        if cluster is None:
+            return cls()
+        return cluster if isinstance(cluster, Cluster) else cls(client=cluster)
+
+
+@contextmanager
+def connect(cluster: Cluster | Client | None = None, *, processes: bool = True) -> Iterator[Any]:
+    """The Dask client of ``cluster`` (see ``Cluster``); a temporary one is closed on exit."""
+    spec = Cluster.of(cluster)
+    client, scheduler, workers = spec.client, spec.scheduler, spec.workers
     require_dask()
     import distributed as distributed_module
 
@@ -182,25 +201,25 @@ def _threads(client: Any) -> int:
 def score_corpora(
     key: Corpus,
     response: Corpus,
-    evaluation: Evaluation,
     *,
+    evaluation: Evaluation | None = None,
     documents: Sequence[str] | None = None,
     per_document: bool = False,
     options: Mapping[str, Any] | None = None,
-    client: Client | None = None,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    chunks: int | None = None,
+    cluster: Cluster | Client | None = None,
+    **evaluation_options: Unpack[EvaluationOptions],
 ) -> ScoreResult:
-    """The object engine's result, the documents scored on a Dask cluster.
+    """``corefscore.score_corpora`` with the documents scored on a Dask cluster.
 
     Document pairs travel whole (with every fact the readers kept), so every
-    option of the object engine works. ``chunks`` is the number of tasks
-    (default: four per worker thread). Client choice as in ``connect``.
+    option of the object engine works. ``cluster`` says where (see ``Cluster``;
+    its ``partitions`` is the number of tasks).
     """
     from ..engines import check
     from ..pipeline import document_pairs
 
+    evaluation = Evaluation.of(evaluation, evaluation_options)
+    spec = Cluster.of(cluster)
     check(evaluation, "objects")
     pairing = pair_documents(
         tuple(key.documents), tuple(response.documents), documents=documents, key_source=key.source
@@ -208,8 +227,8 @@ def score_corpora(
     warnings = [*key.warnings, *response.warnings, *pairing.warnings]
     pairs = list(document_pairs(key, response, pairing))
     warned = min_span_warning(evaluation, (k for k, _ in pairs))
-    with connect(client, scheduler=scheduler, workers=workers) as active:
-        count = max(1, min(len(pairs), chunks or 4 * _threads(active)))
+    with connect(spec) as active:
+        count = max(1, min(len(pairs), spec.partitions or 4 * _threads(active)))
         size = -(-len(pairs) // count) if pairs else 1
         batches = [pairs[i : i + size] for i in range(0, len(pairs), size)]
         scattered = active.scatter(batches) if batches else []
@@ -224,7 +243,7 @@ def score_corpora(
             for s in scored
         ]
     extra = {**(options or {}), "engine": "dask"}
-    extra["scheduler"] = address if scheduler is not None else None
+    extra["scheduler"] = address if spec.scheduler is not None else None
     return _result(evaluation, pairing, scored, warnings, per_document, extra, documents)
 
 
@@ -241,15 +260,13 @@ def _score_batch(
 def score(
     key: Any,
     response: Any,
-    evaluation: Evaluation,
     *,
+    evaluation: Evaluation | None = None,
     documents: Sequence[str] | None = None,
     per_document: bool = False,
-    npartitions: int | None = None,
     options: Mapping[str, Any] | None = None,
-    client: Client | None = None,
-    scheduler: str | None = None,
-    workers: int | None = None,
+    cluster: Cluster | Client | None = None,
+    **evaluation_options: Unpack[EvaluationOptions],
 ) -> ScoreResult:
     """Score two Dask (or pandas) DataFrames of mentions on a Dask cluster.
 
@@ -262,13 +279,15 @@ def score(
     ``exact`` or ``overlap``: a mention table has no heads or MIN spans.
     With a cross-document evaluation, entity ids are read as its scope says.
 
-    The client is ``client``, one connected to ``scheduler``, the current
-    default client, or a temporary ``LocalCluster`` of ``workers`` workers.
-    ``npartitions`` is the number of partitions after the shuffle by
-    document (default: as many as the larger input has).
+    Options are those of ``corefscore.score`` (or ``evaluation=``);
+    ``cluster`` says where to run (see ``Cluster``: its ``partitions`` is the
+    number of partitions after the shuffle by document, by default as many as
+    the larger input has).
     """
     from ..engines import check
 
+    evaluation = Evaluation.of(evaluation, evaluation_options)
+    spec = Cluster.of(cluster)
     require_dask()
     check(evaluation, "dask")
     if evaluation.regime.matching not in ("exact", "overlap"):
@@ -279,9 +298,9 @@ def score(
         )
     key_frame = _mention_frame(key, "key", _KEY)
     response_frame = _mention_frame(response, "response", _RESPONSE)
-    with connect(client, scheduler=scheduler, workers=workers) as active:
+    with connect(spec) as active:
         frame = _combined(key_frame, response_frame, documents)
-        parts = npartitions or max(key_frame.npartitions, response_frame.npartitions)
+        parts = spec.partitions or max(key_frame.npartitions, response_frame.npartitions)
         shuffled = frame.shuffle(on="doc", npartitions=parts, shuffle_method="tasks")
         if evaluation.scope.cross_document:
             result = _score_cross(active, shuffled, evaluation, documents, options)
@@ -296,7 +315,7 @@ def score(
             result = None
         address = active.scheduler.address if active.scheduler is not None else None
     extra = {**(options or {}), "engine": "dask", "scheduler": None}
-    extra["scheduler"] = address if scheduler is not None else None
+    extra["scheduler"] = address if spec.scheduler is not None else None
     if result is not None:
         from dataclasses import replace
 
@@ -732,6 +751,7 @@ def read_mentions(path: str, *, format: str | None = None, side: str = "key") ->
 
 __all__ = [
     "MENTION_COLUMNS",
+    "Cluster",
     "connect",
     "is_mention_input",
     "mention_table",
