@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,6 +273,56 @@ def empty_document(doc_id: str) -> Document:
     return Document(doc_id=doc_id, entities=())
 
 
+def stack_tables(tables: Sequence[ContingencyTable]) -> ContingencyTable:
+    """One block-diagonal table of several one-document tables, a segment each.
+
+    Every metric with segment statistics then computes all the documents in
+    one pass, with the same bits as one table at a time (entities and
+    mentions keep their order within each segment). Tables with repeated
+    spans (``irregular``) cannot be stacked.
+    """
+    if any(t.irregular or t.segments is not None for t in tables):
+        raise ValueError("only regular one-document tables can be stacked")
+    n = len(tables)
+    key_counts = np.array([len(t.key_sizes) for t in tables], dtype=np.int64)
+    response_counts = np.array([len(t.response_sizes) for t in tables], dtype=np.int64)
+    cell_counts = np.array([len(t.rows) for t in tables], dtype=np.int64)
+    mention_counts = np.array([len(t.response_cells) for t in tables], dtype=np.int64)
+    key_offsets = np.repeat(np.cumsum(key_counts) - key_counts, cell_counts)
+    response_offsets = np.repeat(np.cumsum(response_counts) - response_counts, cell_counts)
+    cell_offsets = np.repeat(np.cumsum(cell_counts) - cell_counts, mention_counts)
+    response_cells = _concatenate([t.response_cells for t in tables])
+    response_cells = np.where(response_cells >= 0, response_cells + cell_offsets, -1)
+    segment = np.arange(n, dtype=np.int64)
+    counts = _concatenate([t.counts for t in tables])
+    return ContingencyTable(
+        key_sizes=_concatenate([t.key_sizes for t in tables]),
+        response_sizes=_concatenate([t.response_sizes for t in tables]),
+        rows=_concatenate([t.rows for t in tables]) + key_offsets,
+        cols=_concatenate([t.cols for t in tables]) + response_offsets,
+        counts=counts,
+        key_mentions=sum(t.key_mentions for t in tables),
+        response_mentions=sum(t.response_mentions for t in tables),
+        matched_mentions=sum(t.matched_mentions for t in tables),
+        response_cells=response_cells,
+        response_overlap=counts,
+        key_counts=counts,
+        segments=Segmentation(
+            count=n,
+            key_entity=np.repeat(segment, key_counts),
+            response_entity=np.repeat(segment, response_counts),
+            response_mention=np.repeat(segment, mention_counts),
+            key_mentions=np.array([t.key_mentions for t in tables], dtype=np.int64),
+            response_mentions=np.array([t.response_mentions for t in tables], dtype=np.int64),
+            matched_mentions=np.array([t.matched_mentions for t in tables], dtype=np.int64),
+        ),
+    )
+
+
+def _concatenate(arrays: list[IntArray]) -> IntArray:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+
+
 # --------------------------------------------------------------------------------------------
 # Sums per segment: what every metric adds up, for one document or many at once
 
@@ -404,4 +455,5 @@ __all__ = [
     "segment_counts",
     "segment_ordered_sums",
     "segment_totals",
+    "stack_tables",
 ]

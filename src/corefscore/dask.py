@@ -11,24 +11,7 @@ those of ``corefscore.score`` (or ``evaluation=``), plus ``cluster=`` (a
 
 from __future__ import annotations
 
-from .engines.dask import (
-    Cluster,
-    connect,
-    is_mention_input,
-    mention_table,
-    read_mentions,
-    require_dask,
-    score,
-    score_corpora,
-)
+from .engines import dask as _engine
+from .engines.dask import *  # noqa: F403  (the engine's public names are this module's)
 
-__all__ = [
-    "Cluster",
-    "connect",
-    "is_mention_input",
-    "mention_table",
-    "read_mentions",
-    "require_dask",
-    "score",
-    "score_corpora",
-]
+__all__ = list(_engine.__all__)

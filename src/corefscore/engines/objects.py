@@ -9,9 +9,9 @@ runs every regime and every metric, including those that read entities
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from ..contingency import build_table
+from ..contingency import ContingencyTable, build_table, stack_tables
 from ..evaluation import Evaluation
 from ..model import Corpus, Document
 from ..pipeline import (
@@ -28,11 +28,44 @@ def score_pair(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
 ) -> Statistics:
     """The statistics of every metric on one key/response document pair."""
+    table = tabulate(key, response, evaluation, warnings)
+    return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+
+
+def tabulate(
+    key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
+) -> ContingencyTable:
+    """The contingency table of one prepared document pair."""
     key, response = prepare(key, response, evaluation, warnings)
     if any(m.requires for m in evaluation.metrics):
         check_requirements(evaluation, key, response)
-    table = build_table(key, response)
-    return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+    return build_table(key, response)
+
+
+def table_statistics(
+    tables: Sequence[ContingencyTable], evaluation: Evaluation
+) -> list[Statistics]:
+    """Every metric's statistics of each table.
+
+    Metrics with segment statistics compute all the regular tables at once,
+    stacked into one block-diagonal table (the same formula, the same bits,
+    without a round of array calls per document); the others, and tables with
+    repeated spans, go one table at a time.
+    """
+    out: list[Statistics] = [{} for _ in tables]
+    regular = [i for i, t in enumerate(tables) if not t.irregular]
+    stacked = stack_tables([tables[i] for i in regular]) if len(regular) > 1 else None
+    for metric in evaluation.metrics:
+        if stacked is not None and metric.segment_statistics is not None:
+            rows = metric.segment_statistics(stacked).tolist()
+            for i, row in zip(regular, rows):
+                out[i][metric.name] = tuple(row)
+            todo = [i for i, t in enumerate(tables) if t.irregular]
+        else:
+            todo = list(range(len(tables)))
+        for i in todo:
+            out[i][metric.name] = metric.statistics(tables[i])
+    return out
 
 
 def document_statistics(
@@ -47,15 +80,15 @@ def document_statistics(
     """The statistics of every paired document, in pairing order."""
     warnings.extend(pairing.warnings)
     warned = min_span_warning(evaluation, (key.documents[d] for d in pairing.documents))
-    out: dict[str, Statistics] = {}
+    tables = []
     total = len(pairing.documents)
     for done, (key_doc, response_doc) in enumerate(document_pairs(key, response, pairing), 1):
         if warned is not None and key_doc.doc_id == warned[0]:
             warnings.append(warned[1])
-        out[key_doc.doc_id] = score_pair(key_doc, response_doc, evaluation, warnings)
+        tables.append(tabulate(key_doc, response_doc, evaluation, warnings))
         if progress is not None:
             progress(done, total)
-    return out
+    return dict(zip(pairing.documents, table_statistics(tables, evaluation)))
 
 
-__all__ = ["document_statistics", "score_pair"]
+__all__ = ["document_statistics", "score_pair", "table_statistics", "tabulate"]
