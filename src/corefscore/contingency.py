@@ -65,9 +65,11 @@ class Segmentation:
 
     @property
     def groups(self) -> int:
+        """How many summation groups (documents)."""
         return self.count if self.group_segment is None else len(self.group_segment)
 
     def segment_of(self, groups: IntArray) -> IntArray:
+        """The segment of each of ``groups``."""
         return groups if self.group_segment is None else self.group_segment[groups]
 
 
@@ -107,10 +109,12 @@ class ContingencyTable:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """(key entities, response entities)."""
         return len(self.key_sizes), len(self.response_sizes)
 
     @property
     def segment_count(self) -> int:
+        """How many segments (documents) the table holds."""
         return 1 if self.segments is None else self.segments.count
 
     def dense(self) -> IntArray:
@@ -270,6 +274,7 @@ def _build_with_repeats(key: Document, response: Document) -> ContingencyTable:
 
 
 def empty_document(doc_id: str) -> Document:
+    """A document with no entity: what a key document the response lacks is scored against."""
     return Document(doc_id=doc_id, entities=())
 
 

@@ -73,6 +73,7 @@ class Scope:
         return f"cross-document(key={self.key},response={self.response})"
 
     def to_dict(self) -> dict[str, Any]:
+        """The scope's part of a result's options record (empty per document)."""
         if not self.cross_document:
             return {}
         return {"cross_document": True, "key_scope": self.key, "response_scope": self.response}
@@ -187,6 +188,7 @@ class Evaluation:
 
     @property
     def metric_names(self) -> tuple[str, ...]:
+        """The names of the metrics, in report order."""
         return tuple(m.name for m in self.metrics)
 
     def signature(

@@ -113,25 +113,32 @@ class Document:
 
     @property
     def mention_count(self) -> int:
+        """How many mentions the document's entities hold."""
         return sum(len(e) for e in self.entities)
 
     def line_of(self, entity: int, position: int) -> int | None:
+        """The source line of a mention (``None`` when built in memory)."""
         line = self.lines[entity][position]
         return line or None
 
     def head_of(self, entity: int, position: int) -> int | None:
+        """The head token of a mention, when the source gives one."""
         return self.heads[entity][position] if self.heads else None
 
     def min_span_of(self, entity: int, position: int) -> Span | None:
+        """The MIN span of a mention, when the source gives one."""
         return self.min_spans[entity][position] if self.min_spans else None
 
     def level_of(self, entity: int, position: int) -> str | None:
+        """The mention level (``NAM``, ``NOM``, ``PRO``, ``PRE``), when known."""
         return self.mention_levels[entity][position] if self.mention_levels else None
 
     def type_of(self, entity: int) -> str | None:
+        """The entity type (e.g. ``PER``), when known."""
         return self.entity_types[entity] if self.entity_types else None
 
     def is_optional(self, entity: int, position: int) -> bool:
+        """Whether a mention is optional (MUC ``STATUS="OPT"``)."""
         return bool(self.optional) and self.optional[entity][position]
 
     def entity(self, index: int) -> Entity:

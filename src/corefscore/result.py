@@ -37,6 +37,7 @@ class DocumentResult:
         return self.metrics[metric]
 
     def to_dict(self) -> dict[str, Any]:
+        """This document's metrics as in the JSON ``documents`` section."""
         return _metrics_dict(self.metrics, self.conll)
 
 
@@ -101,6 +102,7 @@ class ScoreResult:
         return sorted(pairs, key=lambda p: (p[1], p[0]))
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON layout of ``--format json`` (``docs/json.md``), as Python objects."""
         out: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
             "corefscore_version": __version__,
@@ -116,6 +118,7 @@ class ScoreResult:
         return out
 
     def to_json(self, *, indent: int | None = 2) -> str:
+        """``to_dict()`` as JSON text (what ``--format json`` prints)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 

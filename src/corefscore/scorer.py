@@ -63,6 +63,7 @@ class CorefScorer:
 
     @property
     def duplicates(self) -> str:
+        """The duplicates policy of this scorer's evaluation."""
         return self.evaluation.duplicates
 
     def reset(self) -> None:
@@ -129,10 +130,12 @@ class CorefScorer:
 
     @property
     def document_statistics(self) -> dict[str, Statistics]:
+        """Every document's statistics so far: doc id -> metric -> numerators and denominators."""
         return dict(self._documents)
 
     @property
     def warnings(self) -> tuple[str, ...]:
+        """What the duplicates policy and the regime said so far."""
         return tuple(self._warnings)
 
     def compute(

@@ -187,6 +187,8 @@ class PairComparison:
 
 @dataclass(frozen=True)
 class RankedSystem:
+    """One system in a ranking: its score, its rank, and the systems that share it."""
+
     name: str
     score: float
     rank: int

@@ -25,10 +25,12 @@ def sequential_sum(values: np.ndarray) -> float:
 
 
 def ratio(num: float, den: float) -> float:
+    """``num / den``, and 0 when ``den`` is 0 (as the reference scorer reports it)."""
     return num / den if den else 0.0
 
 
 def f_measure(recall: float, precision: float) -> float:
+    """The harmonic mean of recall and precision (0 when both are 0)."""
     # Same operation order as the reference scorer, so the same bits.
     return 2 * precision * recall / (precision + recall) if recall + precision else 0.0
 
@@ -53,6 +55,7 @@ class MetricScore:
     def from_counts(
         cls, recall_num: float, recall_den: float, precision_num: float, precision_den: float
     ) -> MetricScore:
+        """The score of summed numerators and denominators."""
         recall = ratio(recall_num, recall_den)
         precision = ratio(precision_num, precision_den)
         return cls(

@@ -15,6 +15,7 @@ from .base import Metric
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    """(Σ recall terms, Σ|K|, Σ precision terms, Σ|R|) per segment."""
     cells = table.response_cells
     twinned = cells >= 0
     matched = cells[twinned]

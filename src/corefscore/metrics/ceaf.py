@@ -55,10 +55,12 @@ def phi2(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) 
 
 
 def phi3(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
+    """Luo (2005) eq. 8: the number of shared mentions (CEAFm)."""
     return shared.astype(np.float64)
 
 
 def phi4(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
+    """Luo (2005) eq. 9: 2|K ∩ R| / (|K| + |R|) (CEAFe)."""
     out: np.ndarray = 2 * shared / (key_sizes + response_sizes)
     return out
 

@@ -47,6 +47,7 @@ def _resolution(
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    """(Σ|K|·resolution, Σ|K|, Σ|R|·resolution, Σ|R|) per segment, added in entity order."""
     recall = _resolution(
         table.key_sizes, table.response_sizes, table.rows, table.cols, table.key_counts
     )

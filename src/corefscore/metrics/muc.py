@@ -14,6 +14,7 @@ from .base import Metric
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:
+    """(correct links, key links, correct links, response links) per segment."""
     counts = table.counts
     correct = segment_totals(table, counts, "cells") - segment_totals(
         table, (counts > 0).astype(np.int64), "cells"
