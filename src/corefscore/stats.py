@@ -187,7 +187,7 @@ class PairComparison:
 
 @dataclass(frozen=True)
 class RankedSystem:
-    """One system in a ranking: its score, its rank, and the systems that share it."""
+    """A system in a ranking: its score and rank (shared where differences are not significant)."""
 
     name: str
     score: float
