@@ -62,7 +62,7 @@ def test_json_schema() -> None:
     data = json.loads(proc.stdout)
     assert data["schema_version"] == 1
     assert data["signature"].startswith("metrics:mentions+muc+bcub+ceafm+ceafe+blanc+lea|")
-    assert data["options"]["duplicates"] == "default"
+    assert data["options"]["duplicates"] == "reference"
     assert set(data["metrics"]) == {
         "mentions",
         "muc",
@@ -173,19 +173,26 @@ def test_repeated_response_span_is_scored_once_with_a_warning(tmp_path: Path) ->
     key.write_text("#begin document d\nd\t(1)\nd\t(1)\nd\t(2)\n#end document\n")
     proc = run("score", str(key), str(response), "--format", "json", "-m", "muc")
     assert proc.returncode == 0
-    assert "span (0, 0) repeated; kept the copy in the first entity" in proc.stderr
+    # One line for the document, saying what was done (the reference's handling).
+    assert proc.stderr == (
+        "corefscore: warning: document 'd': repeated spans, handled as the reference scorer "
+        "does; response span (0, 0) of key mentions: later copies dropped\n"
+    )
     # Entity 2 keeps only (2, 2): response links 1 + 0.
     assert json.loads(proc.stdout)["metrics"]["muc"]["precision_den"] == 1
+    first = run("score", str(key), str(response), "--duplicates", "first", "-m", "muc")
+    assert "response span (0, 0): kept the copy in the first entity" in first.stderr
 
 
-def test_repeated_key_span_is_an_error_unless_asked(tmp_path: Path) -> None:
+def test_repeated_key_span_is_an_error_only_when_strict(tmp_path: Path) -> None:
     key = tmp_path / "key.conll"
     key.write_text("#begin document d\nd\t(1)|(2)\nd\t(1)\n#end document\n")
-    proc = run("score", str(key), str(key))
+    proc = run("score", str(key), str(key), "--duplicates", "strict")
     assert proc.returncode == 1
     assert f"{key}:2: span (0, 0) repeated in key document 'd', in entities 1 and 2" in proc.stderr
-    for policy in ("first", "reference"):
-        assert run("score", str(key), str(key), "--duplicates", policy).returncode == 0
+    for policy in (None, "first", "reference"):
+        options = [] if policy is None else ["--duplicates", policy]
+        assert run("score", str(key), str(key), *options).returncode == 0
 
 
 def test_main_in_process_text_per_document(capsys: pytest.CaptureFixture[str]) -> None:

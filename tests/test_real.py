@@ -76,8 +76,15 @@ def _gum_cases() -> list[tuple[str, str, str, str]]:
     return cases
 
 
+# Where the reference's own summation order (Perl hash order, random per run)
+# printed a 15th digit that the correctly rounded sum does not: the key-vs-key
+# CEAFe numerator 689.436388891667 (fsum: ...6675, printed ...668).
+ORDER_DIFFERENCES = {"refscorer_v8.01.test.key_gum.resp_ontogum.ceafe.txt"}
+
+
 @pytest.mark.parametrize(("name", "split", "key", "resp"), _gum_cases())
-def test_gum_pairs_reference_duplicates(name: str, split: str, key: str, resp: str) -> None:
+def test_gum_pairs_default_perl_output(name: str, split: str, key: str, resp: str) -> None:
+    """Without any option, ``--format perl`` prints the reference's TOTALS byte for byte."""
     folder = shared_path("data", "real", "gum")
     expected = (folder / "expected" / name).read_text()
     metric = name.split(".")[-2] if name.count(".") == 6 else "muc,bcub,ceafm,ceafe,blanc"
@@ -89,17 +96,27 @@ def test_gum_pairs_reference_duplicates(name: str, split: str, key: str, resp: s
         "perl",
         "-m",
         metric,
-        "--duplicates",
-        "reference",
     )
     assert proc.returncode == 0, proc.stderr
-    _same(proc.stdout, expected)
+    reference = "".join(
+        line
+        for line in expected.splitlines(keepends=True)
+        if not line.startswith(("version:", "Repeated mention"))
+    )
+    if name in ORDER_DIFFERENCES:
+        assert proc.stdout != reference
+        _same(proc.stdout, expected)
+    else:
+        assert proc.stdout == reference
 
 
-def test_gum_default_policy_refuses_repeated_key_spans() -> None:
+def test_gum_strict_policy_refuses_repeated_key_spans() -> None:
     folder = shared_path("data", "real", "gum")
     proc = _score(
-        folder / "pairs" / "dev.key_ontogum.conll", folder / "pairs" / "dev.resp_xrenner.conll"
+        folder / "pairs" / "dev.key_ontogum.conll",
+        folder / "pairs" / "dev.resp_xrenner.conll",
+        "--duplicates",
+        "strict",
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
@@ -161,5 +178,5 @@ def test_wiki_repeated_mentions_scored_with_warning(key: str) -> None:
         "json",
     )
     assert proc.returncode == 0, proc.stderr
-    assert "repeated; kept the copy in the first entity" in proc.stderr
+    assert "repeated spans, handled as the reference scorer does" in proc.stderr
     assert '"muc"' in proc.stdout

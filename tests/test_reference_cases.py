@@ -33,7 +33,7 @@ def _check(score: MetricScore, ref: dict[str, str], what: str) -> None:
 
 
 @pytest.mark.skipif(not CASES, reason=f"shared data not available: {CASES_FILE}")
-@pytest.mark.parametrize("policy", ["default", "reference"])
+@pytest.mark.parametrize("policy", ["strict", "reference"])
 @pytest.mark.parametrize("case", CASES)
 def test_reference_case(case: str, policy: str) -> None:
     folder = shared_path("data", "reference-tests")

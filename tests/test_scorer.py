@@ -28,7 +28,7 @@ def test_score_in_memory() -> None:
         (result["muc"].f1 + result["bcub"].f1 + result["ceafe"].f1) / 3
     )
     assert result.documents is None
-    assert "dups:default" in result.signature
+    assert "dups:reference" in result.signature
 
 
 def test_spans_may_be_lists_as_decoded_from_json() -> None:
@@ -115,7 +115,7 @@ def test_merge_equals_scoring_everything() -> None:
 def test_score_files_matches_score_corpora_and_records_options() -> None:
     result = corefscore.score_files(EXAMPLES / "key.conll", EXAMPLES / "response.conll")
     assert result.options["key"].endswith("key.conll")
-    assert result.options["duplicates"] == "default"
+    assert result.options["duplicates"] == "reference"
     assert result["muc"].recall_num == 2
 
 

@@ -1,16 +1,17 @@
 """Policies for a span that occurs more than once on one side of a document.
 
-``default``
-    Response: the first occurrence is kept (entities in order, then mentions in
-    order), later ones are dropped with a warning; the reference scorer's
-    expectations for its test cases A-7, A-8 and A-9 are de-duplicated the same
-    way. Key: a repeated span is an error.
+``reference`` (the default)
+    What the official reference scorer v8.01 does, so that the numbers are
+    its numbers: in the response, later copies of spans that are key
+    mentions are dropped and copies of twinless spans are all kept; in the
+    key, every copy is kept. One warning line per document says what was done.
 ``first``
-    Like ``default``, and the key is de-duplicated the same way (with a warning).
-``reference``
-    What the official reference scorer v8.01 does: in the response, repeats of
-    spans that are key mentions are dropped and repeats of twinless spans are
-    kept; in the key, every copy is kept.
+    The first occurrence is kept on each side (entities in order, then
+    mentions in order), later ones are dropped with a warning; the reference
+    scorer's expectations for its test cases A-7, A-8 and A-9 are
+    de-duplicated this way.
+``strict``
+    Like ``first`` in the response; a repeated key span is an error.
 
 Entities left empty are removed. ``docs/compatibility.md`` has the details.
 """
@@ -20,46 +21,50 @@ from __future__ import annotations
 from .errors import InputError, option
 from .model import Document, Span
 
+#: The policies, the default first.
+POLICIES = ("reference", "first", "strict")
+
 
 def prepare_pair(
     key: Document, response: Document, policy: str, warnings: list[str]
 ) -> tuple[Document, Document]:
     """Apply the duplicates ``policy`` to one key/response document pair."""
     if policy == "reference":
-        repeated = _repeated_spans(key)
-        if repeated:
-            warnings.append(
-                f"key document {key.doc_id!r}: {_describe(repeated)} repeated; every copy kept "
-                "(duplicates policy: reference)"
-            )
-        key_spans = {span for entity in key.entities for span in entity}
-        response, dropped = _drop_repeats(response, only=key_spans)
-        if dropped:
-            warnings.append(
-                f"response document {response.doc_id!r}: {_describe(dropped)} repeated; "
-                "later copies of key mentions dropped (duplicates policy: reference)"
-            )
-        twinless = _repeated_spans(response)
-        if twinless:
-            warnings.append(
-                f"response document {response.doc_id!r}: twinless {_describe(twinless)} repeated; "
-                "every copy kept (duplicates policy: reference)"
-            )
-        return key, response
+        return _as_reference(key, response, warnings)
+    done: list[str] = []
     if policy == "first":
         key, dropped = _drop_repeats(key)
         if dropped:
-            warnings.append(
-                f"key document {key.doc_id!r}: {_describe(dropped)} repeated; "
-                "kept the copy in the first entity"
-            )
+            done.append(f"key {_describe(dropped)}: kept the copy in the first entity")
     else:
         _refuse_key_repeats(key)
     response, dropped = _drop_repeats(response)
     if dropped:
+        done.append(f"response {_describe(dropped)}: kept the copy in the first entity")
+    if done:
+        warnings.append(f"document {key.doc_id!r}: repeated spans; {'; '.join(done)}")
+    return key, response
+
+
+def _as_reference(
+    key: Document, response: Document, warnings: list[str]
+) -> tuple[Document, Document]:
+    """The reference scorer's handling, said in one warning line for the document."""
+    done: list[str] = []
+    repeated = _repeated_spans(key)
+    if repeated:
+        done.append(f"key {_describe(repeated)}: every copy kept")
+    key_spans = {span for entity in key.entities for span in entity}
+    response, dropped = _drop_repeats(response, only=key_spans)
+    if dropped:
+        done.append(f"response {_describe(dropped)} of key mentions: later copies dropped")
+    twinless = _repeated_spans(response)
+    if twinless:
+        done.append(f"response twinless {_describe(twinless)}: every copy kept")
+    if done:
         warnings.append(
-            f"response document {response.doc_id!r}: {_describe(dropped)} repeated; "
-            "kept the copy in the first entity"
+            f"document {key.doc_id!r}: repeated spans, handled as the reference scorer "
+            f"does; {'; '.join(done)}"
         )
     return key, response
 
@@ -83,8 +88,8 @@ def _refuse_key_repeats(key: Document) -> None:
                     where += f" (first at line {first_line})"
                 raise InputError(
                     f"span {_span(span)} repeated in key document {key.doc_id!r}, {where}; "
-                    f"use {option('duplicates', 'first')} or {option('duplicates', 'reference')} "
-                    "to score anyway",
+                    f"use {option('duplicates', 'reference')} (the default) or "
+                    f"{option('duplicates', 'first')} to score anyway",
                     path=key.source,
                     line=key.line_of(e, m),
                 )

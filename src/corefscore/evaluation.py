@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 #: What to do with a span that occurs more than once on one side (see ``corefscore.duplicates``).
-DUPLICATE_POLICIES = ("default", "first", "reference")
+DUPLICATE_POLICIES = ("reference", "first", "strict")
 #: How entity ids are read in cross-document scoring: corpus-wide, or per document.
 ID_SCOPES = ("global", "document")
 
@@ -83,7 +83,7 @@ class EvaluationOptions(TypedDict, total=False):
     """The keyword options of every scoring function (see ``Evaluation.create``)."""
 
     metrics: MetricSpec | Iterable[MetricSpec] | None
-    duplicates: str
+    duplicates: str | None
     matching: str
     singletons: str
     key_singletons: str | None
@@ -94,6 +94,16 @@ class EvaluationOptions(TypedDict, total=False):
     cross_document: bool
     key_scope: str
     response_scope: str
+
+
+def default_duplicates(regime: EvaluationSetup, scope: Scope) -> str:
+    """The duplicates policy when none is given: the reference scorer's handling
+    (``reference``) wherever it is defined, i.e. per document with exact
+    matching, so that the default numbers are the reference's; ``first``
+    otherwise (cross-document scoring, inexact matching)."""
+    if scope.cross_document or regime.matching != "exact":
+        return "first"
+    return "reference"
 
 
 def _default_metrics() -> tuple[Metric, ...]:
@@ -110,7 +120,7 @@ class Evaluation:
     """
 
     metrics: tuple[Metric, ...] = field(default_factory=_default_metrics)
-    duplicates: str = "default"
+    duplicates: str = "reference"
     regime: EvaluationSetup = field(default_factory=EvaluationSetup)
     scope: Scope = field(default_factory=Scope)
 
@@ -135,9 +145,9 @@ class Evaluation:
 
         ``metrics``: names (see ``corefscore metrics``), ``"conll"``,
         ``"all"`` or ``Metric`` objects (default:
-        the reference scorer's seven). ``duplicates``: ``default``, ``first``
-        or ``reference``. Regime options (``corefscore.regimes``):
-        ``matching`` (``exact``, ``head``, ``min-span``, ``overlap``),
+        the reference scorer's seven). ``duplicates``: ``reference``,
+        ``first`` or ``strict`` (default: see ``default_duplicates``). Regime options
+        (``corefscore.regimes``): ``matching`` (``exact``, ``head``, ``min-span``, ``overlap``),
         ``singletons`` (``keep``/``drop``, for both sides unless
         ``key_singletons``/``response_singletons`` is given),
         ``gold_mentions``, ``anaphoric_only``, ``remove_nested``. Scope:
@@ -158,15 +168,16 @@ class Evaluation:
             anaphoric_only=options.get("anaphoric_only", False),
             remove_nested=options.get("remove_nested", False),
         )
+        scope = Scope(
+            cross_document=bool(options.get("cross_document", False)),
+            key=options.get("key_scope", "global"),
+            response=options.get("response_scope", "global"),
+        )
         return cls(
             metrics=resolve(options.get("metrics")),
-            duplicates=options.get("duplicates", "default"),
+            duplicates=options.get("duplicates") or default_duplicates(regime, scope),
             regime=regime,
-            scope=Scope(
-                cross_document=bool(options.get("cross_document", False)),
-                key=options.get("key_scope", "global"),
-                response=options.get("response_scope", "global"),
-            ),
+            scope=scope,
         )
 
     @classmethod
@@ -215,4 +226,11 @@ class Evaluation:
         return out
 
 
-__all__ = ["DUPLICATE_POLICIES", "ID_SCOPES", "Evaluation", "EvaluationOptions", "Scope"]
+__all__ = [
+    "DUPLICATE_POLICIES",
+    "ID_SCOPES",
+    "Evaluation",
+    "EvaluationOptions",
+    "Scope",
+    "default_duplicates",
+]

@@ -247,6 +247,18 @@ def evaluate(
 
     arrays = isinstance(key, MentionTable) or isinstance(response, MentionTable)
     chosen = engine or engines.choose(evaluation, arrays=arrays)
+    if chosen == "columnar" and _reference_repeats(key, response, evaluation):
+        # The reference's handling of repeated spans reads each metric its own
+        # way (corefscore.contingency): only the object engine tabulates that.
+        if engine is not None:
+            from .errors import UsageError, option
+
+            raise UsageError(
+                f"the input has repeated spans, and {option('duplicates', 'reference')} "
+                f"(the reference scorer's handling) needs {option('engine', 'objects')}; "
+                f"or choose {option('duplicates', 'first')}"
+            )
+        chosen = "objects"
     what = "cross-document scoring" if evaluation.scope.cross_document else None
     engines.check(evaluation, chosen, what=what)
     if per_document and evaluation.scope.cross_document:
@@ -296,6 +308,18 @@ def evaluate(
         warnings=warnings,
         per_document=per_document and not evaluation.scope.cross_document,
         options=record,
+    )
+
+
+def _reference_repeats(key: Side, response: Side, evaluation: Evaluation) -> bool:
+    if evaluation.duplicates != "reference" or evaluation.scope.cross_document:
+        return False
+    from .engines.columnar import has_repeated_spans
+    from .io.mentiontable import table_from_corpus
+
+    return any(
+        has_repeated_spans(side if isinstance(side, MentionTable) else table_from_corpus(side))
+        for side in (key, response)
     )
 
 

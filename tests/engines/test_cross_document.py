@@ -259,9 +259,15 @@ def test_repeated_spans() -> None:
     )
     assert result["mentions"].precision == 0.5
     with pytest.raises(InputError, match="repeated key span"):
-        score_cross_document(response, key)
-    flipped = score_cross_document(response, key, duplicates="first")
-    assert flipped["mentions"].recall == 0.5
+        score_cross_document(response, key, duplicates="strict")
+    # Cross-document scoring keeps the first copy by default (the reference
+    # scorer, whose handling is the per-document default, scores no partition).
+    for flipped in (
+        score_cross_document(response, key),
+        score_cross_document(response, key, duplicates="first"),
+    ):
+        assert flipped["mentions"].recall == 0.5
+        assert "dups:first" in flipped.signature
 
 
 def test_jsonlines_ids_are_per_document(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from ..conftest import SHARED, examples, shared_path
 Clusters = list[list[tuple[int, int]]]
 Corpus = dict[str, Clusters]
 
-POLICIES = ("default", "first", "reference")
+POLICIES = ("strict", "first", "reference")
 BIT_IDENTICAL = ("bcub", "lea")  # per-document numerators, same additions in the same order
 SETTINGS = settings(max_examples=examples(250), deadline=None)
 CORPUS_SETTINGS = settings(max_examples=examples(80), deadline=None)
@@ -84,11 +84,11 @@ def inputs(
 ) -> tuple[Clusters, Clusters, Clusters, Clusters]:
     """(key, response) given to corefscore and (key, response) given to the oracle.
 
-    ``default`` refuses repeated key spans, so its key is de-duplicated first; it and
+    ``strict`` refuses repeated key spans, so its key is de-duplicated first; it and
     ``first`` promise to keep the first copy of every repeated span, which the test
     does itself before handing the documents to the oracle (which then sees no repeat).
     """
-    if policy == "default":
+    if policy == "strict":
         key = oracle.dedupe_first(key)
     if policy == "reference":
         return key, response, key, response
@@ -211,7 +211,7 @@ def test_corpus_statistics(policy: str, corpora: tuple[Corpus, Corpus]) -> None:
 @given(corpora=corpus_pair())
 def test_blanc_totals(policy: str, corpora: tuple[Corpus, Corpus]) -> None:
     key, response = corpora
-    if policy == "default":
+    if policy == "strict":
         key = {d: oracle.dedupe_first(k) for d, k in key.items()}
     if policy != "reference":
         oracle_key = {d: oracle.dedupe_first(k) for d, k in key.items()}
@@ -241,12 +241,12 @@ def test_blanc_totals_boundaries(counts: tuple[int, ...], expected: tuple[float,
 
 
 # ---------------------------------------------------------------------------------------------
-# Repeated key spans under the default policy
+# Repeated key spans under the strict policy
 
 
 @SETTINGS
 @given(pair=document_pair(key_repeats=False), data=st.data())
-def test_default_refuses_repeated_key_span(
+def test_strict_refuses_repeated_key_span(
     pair: tuple[Clusters, Clusters], data: st.DataObject
 ) -> None:
     key, response = pair
@@ -262,9 +262,9 @@ def test_default_refuses_repeated_key_span(
         key = [list(e) for e in key]
         key[where].insert(data.draw(st.integers(0, len(key[where]))), span)
     with pytest.raises(corefscore.InputError):
-        corefscore.score({"d": key}, {"d": response})
+        corefscore.score({"d": key}, {"d": response}, duplicates="strict")
     with pytest.raises(corefscore.InputError):
-        CorefScorer().update(key, response)
+        CorefScorer(duplicates="strict").update(key, response)
     check_document("first", key, response)  # ...while "first" and "reference" score it
     check_document("reference", key, response)
 

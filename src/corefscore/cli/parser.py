@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..evaluation import Evaluation
 
 # Kept here, not imported, so that --help and --version load no numpy.
-POLICIES = ("default", "first", "reference")
+POLICIES = ("reference", "first", "strict")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 MATCHINGS = ("exact", "head", "min-span", "overlap")
 FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
@@ -83,9 +83,9 @@ def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> 
     p.add_argument(
         "--duplicates",
         choices=POLICIES,
-        default="default",
-        help="repeated spans: default = keep the first in the response (warn), error in the key; "
-        "first = keep the first on both sides; reference = the reference scorer's own handling",
+        help="repeated spans: reference = the reference scorer's own handling, its numbers "
+        "(default; cross-document: first); first = keep the first copy on both sides; "
+        "strict = keep the first in the response, a repeated key span is an error",
     )
     p.add_argument(
         "--match",
@@ -143,7 +143,7 @@ def evaluation_of(args: argparse.Namespace, *, metrics: Any = None) -> Evaluatio
     given = getattr(args, "metric", None)
     return Evaluation.create(
         metrics=metrics if metrics is not None else given,
-        duplicates=getattr(args, "duplicates", "default"),
+        duplicates=getattr(args, "duplicates", None),
         matching=getattr(args, "match", "exact"),
         singletons=getattr(args, "singletons", "keep"),
         key_singletons=getattr(args, "key_singletons", None),

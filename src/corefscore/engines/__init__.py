@@ -54,7 +54,9 @@ _ALL_MATCHINGS = ("exact", "head", "min-span", "overlap")
 _COLUMNAR = Capability(
     per_document=True,
     cross_document=True,
-    duplicates=("default", "first"),
+    # ``reference`` only for documents without repeated spans: the pipeline hands
+    # the others to the object engine (see corefscore.pipeline.evaluate).
+    duplicates=("reference", "first", "strict"),
     matchings=("exact",),
     regimes=("singletons",),
     metrics="segmented",
@@ -62,7 +64,7 @@ _COLUMNAR = Capability(
 )
 # One cross-document partition is a table of one segment: every built-in
 # metric that reads only the table runs on it.
-_CROSS_DOCUMENT = replace(_COLUMNAR, metrics="table")
+_CROSS_DOCUMENT = replace(_COLUMNAR, metrics="table", duplicates=("first", "strict"))
 
 #: Engine -> what it supports. The Dask engine scores documents with the object
 #: engine on its workers and cross-document partitions with the columnar code.
@@ -70,7 +72,7 @@ CAPABILITIES: dict[str, Capability] = {
     "objects": Capability(
         per_document=True,
         cross_document=False,
-        duplicates=("default", "first", "reference"),
+        duplicates=("reference", "first", "strict"),
         matchings=_ALL_MATCHINGS,
         regimes=_ALL_REGIMES,
         metrics="any",
@@ -80,7 +82,7 @@ CAPABILITIES: dict[str, Capability] = {
     "dask": Capability(
         per_document=True,
         cross_document=True,
-        duplicates=("default", "first", "reference"),
+        duplicates=("reference", "first", "strict"),
         matchings=_ALL_MATCHINGS,
         regimes=_ALL_REGIMES,
         metrics="any",

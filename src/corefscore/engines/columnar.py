@@ -349,7 +349,9 @@ def _first_copies(
     at = int(repeats[0])
     where = f"document {side.doc_ids[side.doc[at]]!r} span ({side.start[at]}, {side.end[at]})"
     docs = len(np.unique(side.doc[repeats]))
-    if name == "key" and policy == "default":
+    if policy == "reference":
+        raise AssertionError("repeated spans under the reference policy go to the object engine")
+    if name == "key" and policy == "strict":
         raise InputError(
             f"{len(repeats)} repeated key span(s) in {docs} document(s), first {where}; "
             f"use {option('duplicates', 'first')} to score anyway",
@@ -362,6 +364,14 @@ def _first_copies(
     keep = np.ones(len(inverse), dtype=bool)
     keep[repeats] = False
     return keep
+
+
+def has_repeated_spans(side: MentionTable) -> bool:
+    """Whether a (document, start, end) occurs more than once on this side."""
+    if len(side) < 2:
+        return False
+    codes = encode_mentions(side.doc, side.start, side.end)
+    return len(np.unique(codes)) < len(codes)
 
 
 def document_statistics(
@@ -393,6 +403,7 @@ __all__ = [
     "corpus_table",
     "document_statistics",
     "encode_mentions",
+    "has_repeated_spans",
     "on_documents",
     "repeated_positions",
     "table_from_twins",
