@@ -57,12 +57,12 @@ def test_markdown_and_latex_tables(result: corefscore.ScoreResult) -> None:
     assert markdown.splitlines()[:3] == [
         "| Metric | R | P | F1 |",
         "| --- | ---: | ---: | ---: |",
-        "| MUC | 66.67 | 50.00 | 57.14 |",
+        "| MUC | 66.66 | 50.00 | 57.14 |",
     ]
     assert f"`{result.signature}`" in markdown
     latex = format_latex(result)
-    assert r"MUC & 66.67 & 50.00 & 57.14 \\" in latex
-    assert r"CoNLL &  &  & 60.67 \\" in latex
+    assert r"MUC & 66.66 & 50.00 & 57.14 \\" in latex
+    assert r"CoNLL &  &  & 60.66 \\" in latex
     assert latex.startswith("% metrics:muc+bcub+ceafe|")
 
 

@@ -6,11 +6,12 @@ import argparse
 from typing import Any
 
 from ..errors import UsageError
-from .output import emit, warn
+from .output import emit, percent_of, warn
 from .parser import (
     EXIT_OK,
     POLICIES,
     Subparsers,
+    add_number_options,
     add_output_options,
     evaluation_of,
     names_option,
@@ -46,6 +47,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "names apart)",
     )
     add_output_options(cmp, ("text", "json", "csv", "markdown", "latex"))
+    add_number_options(cmp)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,5 +86,5 @@ def run(args: argparse.Namespace) -> int:
     )
     signature = evaluation.signature(significance=(args.test, args.trials, args.seed, args.alpha))
     ranking = replace(ranking, signature=signature)
-    emit(format_ranking(ranking, fmt=args.format), args)
+    emit(format_ranking(ranking, fmt=args.format, percent=percent_of(args)), args)
     return EXIT_OK

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .output import warn
+from .output import percent_of, warn
 from .parser import EXIT_OK, reading_options
 
 if TYPE_CHECKING:
@@ -105,5 +105,5 @@ def score_regimes(
     results = score_regimes(key, response, evaluation=evaluation, documents=args.doc)
     warnings = dict.fromkeys(w for r in results.values() for w in r.warnings)
     warn(list(warnings), args.quiet)
-    sys.stdout.write(format_regimes(results, fmt=args.format))
+    sys.stdout.write(format_regimes(results, fmt=args.format, percent=percent_of(args)))
     return EXIT_OK

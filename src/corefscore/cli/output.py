@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..report.numbers import Percent
     from ..result import ScoreResult
 
 
@@ -37,12 +38,27 @@ def render_json(result: ScoreResult, extra: Mapping[str, Any] | None = None) -> 
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document: bool) -> str:
+def percent_of(args: argparse.Namespace) -> Percent:
+    """How ``--digits`` and ``--round`` print percentages."""
+    from ..report.numbers import Percent
+
+    return Percent(digits=args.digits, rounding=args.round)
+
+
+def render(
+    result: ScoreResult,
+    fmt: str,
+    metrics: Sequence[str],
+    per_document: bool,
+    percent: Percent | None = None,
+) -> str:
     """The result in ``fmt``: text (the default), json, perl, csv, markdown or latex."""
     from ..report import format_perl, format_text
+    from ..report.numbers import PERCENT
     from ..report.text import use_color
     from ..result import ScoreResult
 
+    percent = percent or PERCENT
     color = use_color(sys.stdout)
 
     if fmt == "json":
@@ -52,33 +68,33 @@ def render(result: ScoreResult, fmt: str, metrics: Sequence[str], per_document: 
     if fmt in ("csv", "markdown", "latex"):
         from ..report import tables
 
-        table = {
-            "csv": tables.format_csv,
-            "markdown": tables.format_markdown,
-            "latex": tables.format_latex,
-        }
-        return table[fmt](result)
+        if fmt == "csv":
+            return tables.format_csv(result)
+        if fmt == "markdown":
+            return tables.format_markdown(result, percent=percent)
+        return tables.format_latex(result, percent=percent)
     parts = []
     if per_document and result.documents:
         for doc_id, doc in result.documents.items():
             doc_result = ScoreResult(doc.metrics, doc.conll, result.signature)
-            parts.append(format_text(doc_result, title=f"document {doc_id}", color=color))
+            text = format_text(doc_result, title=f"document {doc_id}", color=color, percent=percent)
+            parts.append(text)
         parts.append("")
-        parts.append(_macro_text(result))
+        parts.append(_macro_text(result, percent))
     title = "corpus (micro-average over key documents)"
     if result.options.get("cross_document"):
         title = "corpus (one cross-document partition)"
-    parts.append(format_text(result, title=title, color=color))
+    parts.append(format_text(result, title=title, color=color, percent=percent))
     return "\n".join(parts)
 
 
-def _macro_text(result: ScoreResult) -> str:
+def _macro_text(result: ScoreResult, percent: Percent) -> str:
     from ..report.text import LABELS
 
     lines = ["macro-average (mean of the documents' scores)"]
     for name, values in result.macro().items():
         cells = "  ".join(
-            f"{field[0].upper()} {100 * values[field]:6.2f}"
+            f"{field[0].upper()} {percent(values[field]):>6}"
             for field in ("recall", "precision", "f1")
             if field in values
         )
@@ -86,5 +102,5 @@ def _macro_text(result: ScoreResult) -> str:
     ranked = result.ranked_documents()
     what = "CoNLL F1" if result.conll is not None else f"{next(iter(result.metrics))} F1"
     lines.append(f"documents by {what}, worst first")
-    lines += [f"  {100 * f1:6.2f}  {doc_id}" for doc_id, f1 in ranked]
+    lines += [f"  {percent(f1):>6}  {doc_id}" for doc_id, f1 in ranked]
     return "\n".join(lines) + "\n"

@@ -126,6 +126,24 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None, help:
     p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
 
 
+def add_number_options(p: argparse.ArgumentParser) -> None:
+    """--digits and --round: how printed percentages look (full precision is in JSON/CSV)."""
+    p.add_argument(
+        "--digits",
+        type=int,
+        default=2,
+        metavar="N",
+        help="decimals of printed percentages (default 2)",
+    )
+    p.add_argument(
+        "--round",
+        choices=("truncate", "half-even"),
+        default="truncate",
+        help="truncate (default: the reference scorer's digits, as in published tables) or "
+        "round half to even",
+    )
+
+
 def add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
     p.add_argument("--format", choices=formats, default=formats[0], help="output format")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE, not stdout")

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError
 from . import engines
-from .output import render, render_json, warn
+from .output import percent_of, render, render_json, warn
 from .parser import (
     CEAF_FAMILY,
     EXIT_OK,
     METRICS,
     Subparsers,
     add_bootstrap_options,
+    add_number_options,
     add_pair_options,
     evaluation_of,
     reading_options,
@@ -78,6 +79,7 @@ def add_parser(subparsers: Subparsers) -> None:
     add_bootstrap_options(
         p, None, "percentile confidence intervals from N resamples of the documents"
     )
+    add_number_options(p)
     p.add_argument(
         "--show-alignment",
         nargs="?",
@@ -270,12 +272,13 @@ def _render(
         if alignments is not None:
             extra["alignments"] = {d: a.to_dict() for d, a in alignments.items()}
         return render_json(result, extra)
-    out = render(result, args.format, options.metrics, args.per_document)
+    percent = percent_of(args)
+    out = render(result, args.format, options.metrics, args.per_document, percent)
     if intervals is not None:
         from ..report.stats import format_bootstrap
 
         fmt = args.format if args.format in ("csv", "markdown", "latex") else "text"
-        out += "\n" + format_bootstrap(intervals, fmt)
+        out += "\n" + format_bootstrap(intervals, fmt, percent=percent)
     if alignments is not None:
         from ..report.alignment import format_alignment
 

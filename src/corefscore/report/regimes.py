@@ -7,10 +7,13 @@ from collections.abc import Mapping
 
 from ..regimes import REGIME_DESCRIPTIONS
 from ..result import SCHEMA_VERSION, ScoreResult
+from .numbers import PERCENT, Percent
 from .text import LABELS
 
 
-def format_regimes(results: Mapping[str, ScoreResult], *, fmt: str = "text") -> str:
+def format_regimes(
+    results: Mapping[str, ScoreResult], *, fmt: str = "text", percent: Percent = PERCENT
+) -> str:
     """F1 of every metric (rows: regimes), or every result as JSON."""
     if fmt == "json":
         data = {
@@ -30,9 +33,9 @@ def format_regimes(results: Mapping[str, ScoreResult], *, fmt: str = "text") -> 
         header.append("CoNLL")
     rows = [header]
     for name, result in results.items():
-        row = [name, *(f"{100 * result.metrics[m].f1:.2f}" for m in metrics)]
+        row = [name, *(percent(result.metrics[m].f1) for m in metrics)]
         if result.conll is not None:
-            row.append(f"{100 * result.conll:.2f}")
+            row.append(percent(result.conll))
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["F1 under each evaluation regime"]

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..errors import UsageError
 from ..stats import BootstrapResult, Ranking, SignificanceResult
-from .text import LABELS, pct
+from .numbers import PERCENT, Percent
+from .text import LABELS
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
 _TEST_LABELS = {
@@ -107,7 +108,9 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def format_bootstrap(result: BootstrapResult, fmt: str = "text") -> str:
+def format_bootstrap(
+    result: BootstrapResult, fmt: str = "text", *, percent: Percent = PERCENT
+) -> str:
     """Each metric's recall, precision and F1 with their percentile intervals."""
     _check(fmt)
     if fmt == "json":
@@ -119,11 +122,13 @@ def format_bootstrap(result: BootstrapResult, fmt: str = "text") -> str:
     for name, m in result.metrics.items():
         row = [_label(name)]
         for iv in (m.recall, m.precision, m.f1):
-            row += [pct(iv.estimate), pct(iv.low), pct(iv.high)]
+            row += [percent(iv.estimate), percent(iv.low), percent(iv.high)]
         rows.append(row)
     if result.conll is not None:
         c = result.conll
-        rows.append(["CoNLL", "", "", "", "", "", "", pct(c.estimate), pct(c.low), pct(c.high)])
+        rows.append(
+            ["CoNLL", "", "", "", "", "", "", percent(c.estimate), percent(c.low), percent(c.high)]
+        )
     title = f"{result.ci:g}% bootstrap confidence intervals"
     note = (
         f"{result.n} resamples of {result.documents} documents, seed {result.seed}; "
@@ -132,14 +137,16 @@ def format_bootstrap(result: BootstrapResult, fmt: str = "text") -> str:
     return _table(headers, rows, fmt, title=title, note=note)
 
 
-def format_significance(result: SignificanceResult, fmt: str = "text") -> str:
+def format_significance(
+    result: SignificanceResult, fmt: str = "text", *, percent: Percent = PERCENT
+) -> str:
     """Each metric's F1 for both systems, their difference and the p-value."""
     _check(fmt)
     if fmt == "json":
         return _json(result.to_dict())
     headers = ["metric", result.system_a, result.system_b, "difference", "p"]
     rows = [
-        [_label(name), pct(t.score_a), pct(t.score_b), pct(t.difference), _p(t.p_value)]
+        [_label(name), percent(t.score_a), percent(t.score_b), percent(t.difference), _p(t.p_value)]
         for name, t in result.tests.items()
     ]
     title = f"{_TEST_LABELS[result.test]}: {result.system_a} vs {result.system_b} (F1)"
@@ -153,7 +160,7 @@ def format_significance(result: SignificanceResult, fmt: str = "text") -> str:
     return _table(headers, rows, fmt, title=title, note=note)
 
 
-def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
+def format_ranking(ranking: Ranking, fmt: str = "text", *, percent: Percent = PERCENT) -> str:
     """Systems best first with their rank (shared where not significant), as in
     Moosavi & Strube (2016), Table 5: each compared metric's F1, the ranking
     metric followed by its rank in parentheses."""
@@ -166,7 +173,7 @@ def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
     for s in ranking.systems:
         cells = []
         for m in metrics:
-            value = pct(ranking.scores[s.name][m])
+            value = percent(ranking.scores[s.name][m])
             cells.append(f"{value} ({s.rank})" if m == ranking.metric else value)
         rows.append([str(s.rank), s.name, *cells])
     title = f"Ranking by {_label(ranking.metric)} F1"
@@ -191,7 +198,7 @@ def format_ranking(ranking: Ranking, fmt: str = "text") -> str:
         [
             p.a,
             p.b,
-            pct(p.difference),
+            percent(p.difference),
             _p(p.p_value),
             _p(p.p_holm),
             "yes" if p.significant else "no",

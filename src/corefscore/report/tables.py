@@ -6,6 +6,7 @@ import csv
 import io
 
 from ..result import ScoreResult
+from .numbers import PERCENT, Percent
 from .text import LABELS
 
 
@@ -38,21 +39,21 @@ def format_csv(result: ScoreResult) -> str:
     return out.getvalue()
 
 
-def _table(result: ScoreResult) -> tuple[list[str], list[list[str]]]:
+def _table(result: ScoreResult, percent: Percent) -> tuple[list[str], list[list[str]]]:
     header = ["Metric", "R", "P", "F1"]
     body = [
-        [LABELS.get(name, name), f"{100 * m.recall:.2f}", f"{100 * m.precision:.2f}",
-         f"{100 * m.f1:.2f}"]
+        [LABELS.get(name, name), percent(m.recall), percent(m.precision), percent(m.f1)]
         for name, m in result.metrics.items()
-    ]  # fmt: skip
+    ]
     if result.conll is not None:
-        body.append(["CoNLL", "", "", f"{100 * result.conll:.2f}"])
+        body.append(["CoNLL", "", "", percent(result.conll)])
     return header, body
 
 
-def format_markdown(result: ScoreResult) -> str:
-    """A Markdown table of the corpus scores (percentages, 2 decimals) and the signature."""
-    header, body = _table(result)
+def format_markdown(result: ScoreResult, *, percent: Percent = PERCENT) -> str:
+    """A Markdown table of the corpus scores (percentages as ``percent`` prints them)
+    and the signature."""
+    header, body = _table(result, percent)
     lines = ["| " + " | ".join(header) + " |", "| --- | ---: | ---: | ---: |"]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines) + f"\n\n`{result.signature}`\n"
@@ -66,9 +67,9 @@ def _latex_escape(text: str) -> str:
     return text
 
 
-def format_latex(result: ScoreResult) -> str:
+def format_latex(result: ScoreResult, *, percent: Percent = PERCENT) -> str:
     """A ``tabular`` of the corpus scores (booktabs rules), with the signature as a comment."""
-    header, body = _table(result)
+    header, body = _table(result, percent)
     lines = [
         f"% {result.signature}",
         r"\begin{tabular}{lrrr}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..result import ScoreResult
+from .numbers import PERCENT, Percent
 
 LABELS = {
     "mentions": "mentions",
@@ -17,8 +18,8 @@ LABELS = {
 
 
 def pct(x: float) -> str:
-    """A fraction as a percentage with 2 decimals."""
-    return f"{100 * x:.2f}"
+    """A fraction as a percentage in the default style (2 decimals, truncated)."""
+    return PERCENT(x)
 
 
 def _num(x: float) -> str:
@@ -41,8 +42,15 @@ def use_color(stream: object) -> bool:
     )
 
 
-def format_text(result: ScoreResult, *, title: str | None = None, color: bool = False) -> str:
-    """An aligned table; ``color`` adds ANSI bold to the title, header and F1 column."""
+def format_text(
+    result: ScoreResult,
+    *,
+    title: str | None = None,
+    color: bool = False,
+    percent: Percent = PERCENT,
+) -> str:
+    """An aligned table; ``color`` adds ANSI bold to the title, header and F1 column;
+    ``percent`` prints the percentages."""
     header = ("metric", "recall", "precision", "F1", "R num/den", "P num/den")
     rows = [header]
     for name, score in result.metrics.items():
@@ -57,14 +65,14 @@ def format_text(result: ScoreResult, *, title: str | None = None, color: bool = 
         rows.append(
             (
                 LABELS.get(name, name),
-                pct(score.recall),
-                pct(score.precision),
-                pct(score.f1),
+                percent(score.recall),
+                percent(score.precision),
+                percent(score.f1),
                 *counts,
             )
         )
     if result.conll is not None:
-        rows.append(("CoNLL", "", "", pct(result.conll), "", ""))
+        rows.append(("CoNLL", "", "", percent(result.conll), "", ""))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
 
     def bold(text: str) -> str:
@@ -82,6 +90,6 @@ def format_text(result: ScoreResult, *, title: str | None = None, color: bool = 
         lines.append("  ".join(cells).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    note = f"(percentages rounded to 2 decimals)  {result.signature}"
+    note = f"({percent.note})  {result.signature}"
     lines.append(f"{_DIM}{note}{_RESET}" if color else note)
     return "\n".join(lines) + "\n"

@@ -1,0 +1,57 @@
+"""How percentages are printed: the digits of published tables.
+
+Published CoNLL tables come from the reference scorer, which truncates each
+percentage to two decimals (``int(x * 10000) / 100``): 0.706999 prints as
+70.69, where rounding would print 70.70. corefscore prints the same digits by
+default, and ``--digits N`` / ``--round half-even`` choose others. Only the
+printed text changes; results keep full precision (JSON and CSV print them
+whole).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import UsageError, option
+
+ROUNDINGS = ("truncate", "half-even")
+
+
+@dataclass(frozen=True)
+class Percent:
+    """Fractions as percentages with ``digits`` decimals, truncated or rounded half to even."""
+
+    digits: int = 2
+    rounding: str = "truncate"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.digits <= 12:
+            raise UsageError(f"{option('digits', self.digits)} must be between 0 and 12")
+        if self.rounding not in ROUNDINGS:
+            raise UsageError(
+                f"{option('round', self.rounding)} is not a rounding; choose "
+                f"{' or '.join(ROUNDINGS)}"
+            )
+
+    def __call__(self, fraction: float) -> str:
+        if self.rounding == "truncate":
+            # The reference's operation order (for 2 digits, int(x * 10000) / 100),
+            # so that the printed digits are its digits.
+            scale = 10 ** (self.digits + 2)
+            value = math.trunc(fraction * scale) / 10**self.digits
+            return f"{value:.{self.digits}f}"
+        return f"{100 * fraction:.{self.digits}f}"
+
+    @property
+    def note(self) -> str:
+        """What the printed percentages are, for the foot of a table."""
+        if self.rounding == "truncate":
+            return f"percentages truncated to {self.digits} decimals, as scorer.pl prints them"
+        return f"percentages rounded half to even to {self.digits} decimals"
+
+
+#: The default: two decimals, truncated, as the reference scorer and published tables.
+PERCENT = Percent()
+
+__all__ = ["PERCENT", "ROUNDINGS", "Percent"]
