@@ -43,13 +43,36 @@ def test_a_changed_word_is_found_when_words_are_read(
 ) -> None:
     key = write(tmp_path, "key.conllu", KEY)
     response = write(tmp_path, "response.conllu", KEY.replace("slept", "sleeps"))
-    # Scoring reads only token counts (equal here); words are read for head
-    # matching, the twins report and conversion.
+    # The same number of tokens, one form differs in place: no misalignment,
+    # so the pair is scored by position, with a warning that says so.
     assert corefscore.score_files(key, response)["muc"].f1 == 1
-    assert cli.main(["twins", str(key), str(response)]) == 1
+    assert cli.main(["twins", str(key), str(response)]) == 0
     err = capsys.readouterr().err
-    assert "first at sentence 2, token 3 (key 'slept', response 'sleeps')" in err
+    assert (
+        "document 'd1': 1 of 4 tokens differ in form between key and response (first at "
+        "sentence 2, token 3: key 'slept', response 'sleeps')"
+    ) in err
     assert err.count("\n") == 1
+
+
+def test_shifted_tokens_are_an_error(tmp_path: Path) -> None:
+    """A line deleted and another inserted keep the count but shift the words."""
+    words = "a b c d e f g h i j k l m n o p q r s t".split()
+    lines = [f"d 0 {i} {w} -" for i, w in enumerate(words)]
+    key = write(
+        tmp_path, "key.conll", "#begin document d\n" + "\n".join(lines) + "\n#end document\n"
+    )
+    shifted = [*lines[:5], *lines[6:], "d 0 20 z -"]
+    response = write(
+        tmp_path, "response.conll", "#begin document d\n" + "\n".join(shifted) + "\n#end document\n"
+    )
+    with pytest.raises(InputError) as err:
+        corefscore.score_files(key, response)
+    assert str(err.value) == (
+        f"{response}:7: document 'd': key and response tokens differ (key 20 tokens, response "
+        "20, first at sentence 1, token 5 (key 'f', response 'g'); from there the response "
+        "is the key shifted by +1 token(s)); both must have the same tokens"
+    )
 
 
 def test_jsonlines_documents_are_checked_too(tmp_path: Path) -> None:
@@ -65,9 +88,16 @@ def test_jsonlines_documents_are_checked_too(tmp_path: Path) -> None:
         corefscore.score_files(key, response)
 
 
-def test_conll_pairs_are_not_checked_like_the_reference(tmp_path: Path) -> None:
+def test_conll_pairs_are_checked_unlike_the_reference(tmp_path: Path) -> None:
+    """The reference scorer would score this pair (mention recall 1/2); a token is missing."""
     key = write(
         tmp_path, "key.conll", "#begin document d\nd 0 0 a (1)\nd 0 1 b (1)\n#end document\n"
     )
     response = write(tmp_path, "response.conll", "#begin document d\nd 0 0 a (1)\n#end document\n")
-    assert corefscore.score_files(key, response, metrics="mentions")["mentions"].recall == 0.5
+    with pytest.raises(InputError) as err:
+        corefscore.score_files(key, response, metrics="mentions")
+    assert str(err.value) == (
+        f"{response}:2: document 'd': key and response tokens differ (key 2 tokens, response "
+        "1, first at sentence 1, token 1 (key 'b', response none)); both must have the same "
+        "tokens"
+    )

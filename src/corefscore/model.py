@@ -100,10 +100,13 @@ class Document:
     optional: tuple[tuple[bool, ...], ...] = ()
     pieces: tuple[tuple[tuple[Span, ...] | None, ...], ...] = ()
     annotations: Mapping[str, Any] = field(default_factory=dict)
-    #: The number of tokens, set by readers of formats whose key and response
-    #: must share their tokens (CoNLL-U, jsonlines, MUC SGML); ``None`` otherwise.
+    #: The number of tokens, set by the readers (every format with tokens:
+    #: CoNLL, CoNLL-U, jsonlines, MUC SGML); ``None`` for in-memory documents.
     #: Bookkeeping for that check, so not part of equality.
     token_count: int | None = field(default=None, compare=False)
+    #: A fingerprint of the word forms (``corefscore.io.conll.FormsDigest``),
+    #: when the format carries them; bookkeeping for the same check.
+    forms_digest: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.labels:

@@ -16,13 +16,14 @@ with the engine the evaluation and the input call for
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import CorefScoreError, InputError
+from .errors import InputError
 from .evaluation import Evaluation
-from .model import Corpus, Document, MentionTable, Syntax
+from .model import Corpus, Document, MentionTable
 
 if TYPE_CHECKING:
     from .result import ScoreResult
@@ -40,12 +41,29 @@ class Pairing:
     """Which key documents are scored, and what the pairing found.
 
     ``documents`` are the key documents to score, in order; ``unpaired``
-    those among them that the response lacks (scored as all missed).
+    those among them that the response lacks (scored as all missed);
+    ``response_ids`` the response document of each key document whose id
+    differs (paired by name across formats, see ``pair_documents``).
     """
 
     documents: tuple[str, ...]
     unpaired: frozenset[str]
     warnings: tuple[str, ...]
+    response_ids: Mapping[str, str] = field(default_factory=dict)
+
+    def response_id(self, key_id: str) -> str:
+        """The id of the response document paired with key document ``key_id``."""
+        return self.response_ids.get(key_id, key_id)
+
+
+# CoNLL-2012 names a document "(NAME); part NNN"; CoNLL-U, jsonlines and JSON
+# formats name it NAME (or NAME_part).
+_PART = re.compile(r"^\((?P<name>.*)\); part (?P<part>\d+)$")
+
+
+def _name(doc_id: str) -> str:
+    match = _PART.match(doc_id)
+    return match.group("name") if match else doc_id
 
 
 def pair_documents(
@@ -54,15 +72,20 @@ def pair_documents(
     *,
     documents: Sequence[str] | None = None,
     key_source: str | None = None,
+    response_source: str | None = None,
 ) -> Pairing:
-    """Pair key and response documents by id.
+    """Pair key and response documents by id, and say what did not pair.
 
-    Every key document is scored (or those named in ``documents``, in that
-    order): one the response lacks counts as all missed, and a response
-    document the key lacks is ignored; both are said in a warning.
+    Ids pair when equal; a key and a response id left over pair when they
+    name the same document across formats (``(NAME); part NNN`` and
+    ``NAME``) and no other left-over id on either side has that name, with
+    a warning saying so. Every key document is scored (or those named in
+    ``documents``, in that order): one the response lacks counts as all
+    missed, and a response document the key lacks is ignored, each with a
+    warning. When no key document pairs with a response document, nothing
+    would be scored but misses: that is an ``InputError``, not a score.
     """
     key_set = set(key_ids)
-    response_set = set(response_ids)
     warnings: list[str] = []
     if documents is not None:
         missing = [d for d in documents if d not in key_set]
@@ -75,98 +98,95 @@ def pair_documents(
         selected = tuple(dict.fromkeys(documents))
     else:
         selected = tuple(key_ids)
-        extra = [d for d in response_ids if d not in key_set]
-        if extra and len(extra) == len(response_ids):
-            warnings.append(
-                f"no response document id matches a key document id ({_show(extra)}); "
-                "every key document is scored as all missed"
-            )
-        elif extra:
+    renamed = _pair_by_name(key_ids, response_ids)
+    if renamed:
+        first_key, first_response = next(iter(renamed.items()))
+        warnings.append(
+            f"{len(renamed)} document id(s) paired by name across formats, e.g. key "
+            f"{first_key!r} with response {first_response!r}"
+        )
+    paired_responses = set(response_ids) - set(renamed.values())
+    response_of = {k: renamed.get(k, k) for k in selected}
+    unpaired = frozenset(k for k in selected if k not in renamed and k not in paired_responses)
+    if len(unpaired) == len(selected) and selected:
+        _nothing_pairs(key_ids, response_ids, response_source)
+    if documents is None:
+        used = set(response_of.values())
+        extra = [d for d in response_ids if d not in used]
+        if extra:
             warnings.append(
                 f"{len(extra)} response document(s) not in the key, ignored: {_show(extra)}"
             )
-    unpaired = frozenset(d for d in selected if d not in response_set)
-    if unpaired and response_ids:
+    if unpaired:
         warnings.append(
-            f"{len(unpaired)} key document(s) not in the response, scored as all missed"
+            f"{len(unpaired)} key document(s) not in the response, scored as all missed: "
+            f"{_show(sorted(unpaired, key=selected.index))}"
         )
-    return Pairing(selected, unpaired, tuple(warnings))
+    return Pairing(selected, unpaired, tuple(warnings), renamed)
+
+
+def _pair_by_name(key_ids: Sequence[str], response_ids: Sequence[str]) -> dict[str, str]:
+    """Key id -> response id of the left-over ids that name one document unambiguously."""
+    response_set = set(response_ids)
+    key_left = [k for k in key_ids if k not in response_set]
+    if not key_left:
+        return {}
+    key_set = set(key_ids)
+    response_left = [r for r in response_ids if r not in key_set]
+    by_name: dict[str, list[str]] = {}
+    for r in response_left:
+        by_name.setdefault(_name(r), []).append(r)
+    key_by_name: dict[str, list[str]] = {}
+    for k in key_left:
+        key_by_name.setdefault(_name(k), []).append(k)
+    out: dict[str, str] = {}
+    for name, keys in key_by_name.items():
+        candidates = by_name.get(name, [])
+        if len(keys) == 1 and len(candidates) == 1:
+            out[keys[0]] = candidates[0]
+    return out
+
+
+def _nothing_pairs(
+    key_ids: Sequence[str], response_ids: Sequence[str], response_source: str | None
+) -> None:
+    if not response_ids:
+        raise InputError(
+            "the response has no documents, so no key document can be scored",
+            path=response_source,
+        )
+    raise InputError(
+        f"no response document pairs with a key document (key ids e.g. {_show(key_ids)}; "
+        f"response ids e.g. {_show(response_ids)}): the files are not the same documents, "
+        "or their ids differ",
+        path=response_source,
+    )
 
 
 def _show(ids: Sequence[str]) -> str:
     return ", ".join(repr(d) for d in ids[:3]) + (" ..." if len(ids) > 3 else "")
 
 
-def check_shared_tokens(key: Document, response: Document) -> None:
-    """Refuse a key and a response document whose tokens differ.
-
-    Mentions are token positions, so a pair is only comparable when both
-    sides have the same tokens. Checked when both readers state the token
-    count (CoNLL-U, jsonlines, MUC SGML; the CoNLL reader, like the reference
-    scorer, does not): then the error names the first sentence whose tokens
-    differ, re-reading the files' words if they were not kept.
-    """
-    key_count, response_count = key.token_count, response.token_count
-    if key_count is None or response_count is None:
-        return
-    key_words = key.syntax.words if key.syntax is not None else None
-    response_words = response.syntax.words if response.syntax is not None else None
-    if key_count == response_count and (
-        key_words is None or response_words is None or key_words == response_words
-    ):
-        return
-    key_syntax = _with_words(key)
-    key_words, response_words = key_syntax.words, _with_words(response).words
-    where = ""
-    if key_words is not None and response_words is not None:
-        first = next(
-            (t for t, (a, b) in enumerate(zip(key_words, response_words)) if a != b),
-            min(len(key_words), len(response_words)),
-        )
-        sentence = key_syntax.sentence_of(min(first, max(len(key_words) - 1, 0)))
-        shown = [
-            f"{side} {words[first]!r}" if first < len(words) else f"{side} none"
-            for side, words in (("key", key_words), ("response", response_words))
-        ]
-        where = f", first at sentence {sentence}, token {first} ({', '.join(shown)})"
-    raise InputError(
-        f"document {key.doc_id!r}: key and response tokens differ (key {key_count} tokens, "
-        f"response {response_count}{where}); both must have the same tokens",
-        path=response.source,
-    )
-
-
-def _with_words(doc: Document) -> Syntax:
-    """The document's syntax with words, re-reading its file if they were not kept."""
-    if doc.syntax is not None and (doc.syntax.words is not None or doc.source is None):
-        return doc.syntax
-    if doc.source is None:
-        return Syntax()
-    from .io import read_corpus
-
-    try:
-        again = read_corpus(doc.source, syntax=True, side="input")
-    except CorefScoreError:
-        return doc.syntax or Syntax()
-    found = again.documents.get(doc.doc_id)
-    if found is not None and found.syntax is not None:
-        return found.syntax
-    return doc.syntax or Syntax()
-
-
 def document_pairs(
-    key: Corpus, response: Corpus, pairing: Pairing
+    key: Corpus, response: Corpus, pairing: Pairing, warnings: list[str]
 ) -> Iterable[tuple[Document, Document]]:
-    """The key/response document pairs of ``pairing``, tokens checked, in order."""
+    """The key/response document pairs of ``pairing``, tokens checked, in order.
+
+    Tokens that differ refuse the pair, or are said in ``warnings`` when they
+    differ only in form at the same positions (see ``corefscore.tokens``).
+    """
     from .contingency import empty_document
+    from .tokens import check_shared_tokens
 
     for doc_id in pairing.documents:
         key_doc = key.documents[doc_id]
-        response_doc = response.documents.get(doc_id)
+        response_doc = response.documents.get(pairing.response_id(doc_id))
         if response_doc is None:
             response_doc = empty_document(doc_id)
         else:
-            check_shared_tokens(key_doc, response_doc)
+            check_shared_tokens(key_doc, response_doc, warnings)
+            if response_doc.doc_id != doc_id:
+                response_doc = replace(response_doc, doc_id=doc_id)
         yield key_doc, response_doc
 
 
@@ -271,10 +291,15 @@ def evaluate(
     if chosen == "objects":
         key, response = as_corpus(key), as_corpus(response)
     warnings: list[str] = [*key.warnings, *response.warnings]
-    source = key.source
     key_ids = tuple(key.documents) if isinstance(key, Corpus) else key.doc_ids
     response_ids = tuple(response.documents) if isinstance(response, Corpus) else response.doc_ids
-    pairing = pair_documents(key_ids, response_ids, documents=documents, key_source=source)
+    pairing = pair_documents(
+        key_ids,
+        response_ids,
+        documents=documents,
+        key_source=key.source,
+        response_source=response.source,
+    )
     if chosen == "columnar":
         from .engines import columnar
         from .io.mentiontable import table_from_corpus
@@ -285,6 +310,11 @@ def evaluate(
         )
         _check_scopes(evaluation, key_table, response_table)
         warnings.extend(pairing.warnings)
+        if pairing.response_ids:
+            named = {r: k for k, r in pairing.response_ids.items()}
+            response_table = replace(
+                response_table, doc_ids=tuple(named.get(d, d) for d in response_table.doc_ids)
+            )
         statistics = columnar.document_statistics(
             columnar.on_documents(key_table, pairing.documents),
             columnar.on_documents(response_table, pairing.documents),
@@ -353,7 +383,6 @@ __all__ = [
     "Statistics",
     "as_corpus",
     "check_requirements",
-    "check_shared_tokens",
     "document_pairs",
     "evaluate",
     "min_span_warning",

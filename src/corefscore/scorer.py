@@ -347,7 +347,10 @@ def score_regimes(
 
 
 def _pairs(
-    key: Corpus | MentionTable, response: Corpus | MentionTable, documents: Sequence[str] | None
+    key: Corpus | MentionTable,
+    response: Corpus | MentionTable,
+    documents: Sequence[str] | None,
+    warnings: list[str],
 ) -> Iterator[tuple[Document, Document]]:
     from .pipeline import as_corpus, document_pairs, pair_documents
 
@@ -355,7 +358,8 @@ def _pairs(
     pairing = pair_documents(
         tuple(key.documents), tuple(response.documents), documents=documents, key_source=key.source
     )
-    yield from document_pairs(key, response, pairing)
+    warnings.extend(pairing.warnings)
+    yield from document_pairs(key, response, pairing, warnings)
 
 
 def alignments(
@@ -374,7 +378,7 @@ def alignments(
 
     chosen = Evaluation.of(evaluation, options)
     out: dict[str, EntityAlignment] = {}
-    for key_doc, response_doc in _pairs(key, response, documents):
+    for key_doc, response_doc in _pairs(key, response, documents, []):
         key_doc, response_doc = prepare(key_doc, response_doc, chosen, [])
         out[key_doc.doc_id] = entity_alignment(build_table(key_doc, response_doc), metric)
     return out
@@ -406,7 +410,7 @@ def find_twins(
 
     sink = warnings if warnings is not None else []
     out: dict[str, Twins] = {}
-    for key_doc, response_doc in _pairs(key, response, documents):
+    for key_doc, response_doc in _pairs(key, response, documents, sink):
         key_doc, response_doc = prepare(key_doc, response_doc, before, sink)
         out[key_doc.doc_id] = match(key_doc, response_doc, method=chosen.regime.matching)
     return out

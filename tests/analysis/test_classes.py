@@ -18,7 +18,7 @@ from corefscore.analysis.classes import (
     classify_document,
     resolution_classes,
 )
-from corefscore.errors import UsageError
+from corefscore.errors import InputError, UsageError
 from corefscore.io import read_corpus
 from corefscore.model import Corpus, Document, Span, Syntax
 from corefscore.report.classes import format_classes
@@ -176,9 +176,13 @@ def test_partial_match_uses_content_words_only() -> None:
 
 
 def test_missing_response_document_and_bad_policy() -> None:
-    report = resolution_classes(_corpus(A, B), Corpus({}))
-    assert report.total.count == 3 and report.total.anaphor_counts.fn == 3
-    assert report.total.muc_rc.recall == 0.0
+    key = Corpus({**_corpus(A, B).documents, "e": Document("e", (A, B), syntax=_SYNTAX)})
+    report = resolution_classes(key, _corpus(A, B))
+    # Document e has no response: its 3 anaphors are missed, and the report says so.
+    assert report.total.count == 6 and report.total.anaphor_counts.fn == 3
+    assert any("1 key document(s) not in the response" in w for w in report.warnings)
+    with pytest.raises(InputError, match="the response has no documents"):
+        resolution_classes(_corpus(A, B), Corpus({}))
     with pytest.raises(UsageError):
         resolution_classes(_corpus(A), _corpus(A), duplicates="nope")
 

@@ -146,11 +146,12 @@ def test_flags_say_which_way_a_metric_moved() -> None:
 
 
 def test_missing_response_document_counts_as_empty() -> None:
-    key = corpus_from_mapping({"d": [[(0, 0), (1, 1)], [(2, 2)]]}, side="key")
-    response = corpus_from_mapping({}, side="response")
+    key = corpus_from_mapping({"d": [[(0, 0), (1, 1)], [(2, 2)]], "e": []}, side="key")
+    response = corpus_from_mapping({"e": []}, side="response")
     report = mention_effect(key, response)
     assert report.variants["less_precise_a"].entities_added == 1
     assert report.variants["less_precise_a"].response["d"].entities == (((0, 0), (2, 2)),)
+    assert report.warnings == ("1 key document(s) not in the response, scored as all missed: 'd'",)
 
 
 def test_bad_duplicates_policy() -> None:

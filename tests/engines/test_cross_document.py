@@ -241,7 +241,7 @@ def test_document_on_one_side_only_warns() -> None:
     result = score_cross_document(key, response, key_scope="document", response_scope="document")
     assert result.warnings == (
         "1 response document(s) not in the key, ignored: 'Z'",
-        "1 key document(s) not in the response, scored as all missed",
+        "1 key document(s) not in the response, scored as all missed: 'B'",
     )
     assert (result["mentions"].recall, result["mentions"].precision) == (2 / 3, 1.0)
 

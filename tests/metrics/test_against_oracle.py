@@ -66,13 +66,15 @@ def document_pair(draw: st.DrawFn, key_repeats: bool = True) -> tuple[Clusters, 
 
 @st.composite
 def corpus_pair(draw: st.DrawFn, key_repeats: bool = True) -> tuple[Corpus, Corpus]:
-    """1-4 key documents; each is in the response or not; maybe a response-only document."""
+    """1-4 key documents; each is in the response or not (the first always: a
+    response that pairs with no key document is an error); maybe a response-only
+    document."""
     key: Corpus = {}
     response: Corpus = {}
     for d in range(draw(st.integers(1, 4))):
         k, r = draw(document_pair(key_repeats))
         key[f"doc{d}"] = k
-        if draw(st.integers(0, 4)):  # present in the response 4 times out of 5
+        if d == 0 or draw(st.integers(0, 4)):  # present in the response 4 times out of 5
             response[f"doc{d}"] = r
     if draw(st.integers(0, 4)) == 0:
         response["response-only"] = draw(document_pair())[1]

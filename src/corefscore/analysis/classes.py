@@ -371,7 +371,7 @@ def resolution_classes(
     pairing = pair_documents(tuple(key.documents), tuple(response.documents))
     warnings: list[str] = [*key.warnings, *response.warnings, *pairing.warnings]
     tally = _Tally()
-    for key_doc, response_doc in document_pairs(key, response, pairing):
+    for key_doc, response_doc in document_pairs(key, response, pairing, warnings):
         _require_syntax(key_doc, key)
         key_doc, response_doc = prepare_pair(key_doc, response_doc, duplicates, warnings)
         _score_document(key_doc, response_doc, tally, pronouns, stopwords)

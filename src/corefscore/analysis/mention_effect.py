@@ -314,7 +314,7 @@ def mention_effect(
     warnings: list[str] = list(pairing.warnings)
     keys: dict[str, Document] = {}
     originals: dict[str, Document] = {}
-    for key_doc, resp_doc in document_pairs(key, response, pairing):
+    for key_doc, resp_doc in document_pairs(key, response, pairing, warnings):
         doc_id = key_doc.doc_id
         k, r = prepare_pair(key_doc, resp_doc, duplicates, warnings)
         keys[doc_id] = _plain(doc_id, k.entities) if duplicates != "reference" else k

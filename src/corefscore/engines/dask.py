@@ -225,7 +225,7 @@ def score_corpora(
         tuple(key.documents), tuple(response.documents), documents=documents, key_source=key.source
     )
     warnings = [*key.warnings, *response.warnings, *pairing.warnings]
-    pairs = list(document_pairs(key, response, pairing))
+    pairs = list(document_pairs(key, response, pairing, warnings))
     warned = min_span_warning(evaluation, (k for k, _ in pairs))
     with connect(spec) as active:
         count = max(1, min(len(pairs), spec.partitions or 4 * _threads(active)))
@@ -525,6 +525,13 @@ def _collect(
         [str(d) for d in response_rows["doc"]],
         documents=documents,
     )
+    if pairing.response_ids:
+        first_key, first_response = next(iter(pairing.response_ids.items()))
+        raise UsageError(
+            f"document ids differ between key and response (e.g. {first_key!r} and "
+            f"{first_response!r}); mention tables are paired by their doc column as it is, "
+            "so give both sides the same ids"
+        )
     columns = [(m.name, [f"{m.name}\t{i}" for i in range(m.width)]) for m in evaluation.metrics]
     scored = [
         _Scored(

@@ -82,7 +82,8 @@ def document_statistics(
     warned = min_span_warning(evaluation, (key.documents[d] for d in pairing.documents))
     tables = []
     total = len(pairing.documents)
-    for done, (key_doc, response_doc) in enumerate(document_pairs(key, response, pairing), 1):
+    pairs = document_pairs(key, response, pairing, warnings)
+    for done, (key_doc, response_doc) in enumerate(pairs, 1):
         if warned is not None and key_doc.doc_id == warned[0]:
             warnings.append(warned[1])
         tables.append(tabulate(key_doc, response_doc, evaluation, warnings))

@@ -130,6 +130,7 @@ class _DocumentBuilder:
         "begin_line",
         "doc_id",
         "entities",
+        "forms",
         "index",
         "lines",
         "open",
@@ -151,6 +152,7 @@ class _DocumentBuilder:
         # line of the document ends with a tab (a trailing-tab file).
         self.pending: list[tuple[int, int, str]] = []
         self.all_tab = True
+        self.forms = FormsDigest()
 
     def entity(self, label: str) -> int:
         idx = self.index.get(label)
@@ -210,7 +212,7 @@ class _DocumentBuilder:
             self.entities[idx].append((start, token))
             self.lines[idx].append(lineno)
 
-    def finish(self) -> Document:
+    def finish(self, tokens: int) -> Document:
         if self.all_tab:
             for token, lineno, line in self.pending:
                 field = line.rstrip().rpartition("\t")[2].strip()
@@ -233,7 +235,63 @@ class _DocumentBuilder:
             labels=tuple(labels[i] for i in keep),
             lines=tuple(tuple(self.lines[i]) for i in keep),
             source=self.source,
+            token_count=tokens,
+            forms_digest=self.forms.value,
         )
+
+
+class FormsDigest:
+    """A fingerprint of a document's word forms, fed block by block.
+
+    Two CRC-32s, of the forms' UTF-8 bytes one after the other and of their
+    lengths, so that the same words give the same digest whatever the file
+    format; ``value`` is ``None`` once a token line without a word field was
+    seen (the document carries no forms to compare).
+    """
+
+    __slots__ = ("chars", "layout", "lengths", "present")
+
+    def __init__(self) -> None:
+        self.chars = 0
+        self.lengths = 0
+        self.present = True
+        #: The word field (0-based): 3 in CoNLL-2012 lines, 1 in SemEval-2010 ones.
+        self.layout: int | None = None
+
+    def add_words(self, words: Iterable[str]) -> None:
+        """Add words given as strings (readers that have them one by one)."""
+        encoded = [w.encode("utf-8") for w in words]
+        self.chars = zlib.crc32(b"".join(encoded), self.chars)
+        lengths = np.array([len(w) for w in encoded], dtype="<i4")
+        self.lengths = zlib.crc32(lengths.tobytes(), self.lengths)
+
+    def add_lines(self, block: bytes, lines: _Lines, lo: int, hi: int) -> None:
+        """Add the words of the token lines ``lo <= k < hi`` of a block."""
+        if not self.present or hi <= lo:
+            return
+        tokens = np.flatnonzero(lines.token[lo:hi]) + lo
+        if len(tokens) == 0:
+            return
+        if self.layout is None:
+            first = int(tokens[0])
+            field = block[lines.field_start(first, 0) : lines.field_end(first, 0)]
+            self.layout = 1 if field.isdigit() else 3
+        fields = lines.fields[tokens]
+        if (fields <= self.layout + 1).any():
+            # A line whose word field is missing or is its coreference field.
+            self.present = False
+            return
+        at = lines.first_field[tokens] + self.layout
+        starts, ends = lines.starts_of_fields[at], lines.ends_of_fields[at]
+        sizes = ends - starts
+        offsets = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+        chars = lines.data[offsets + np.arange(int(sizes.sum()))]
+        self.chars = zlib.crc32(chars.tobytes(), self.chars)
+        self.lengths = zlib.crc32(sizes.astype("<i4").tobytes(), self.lengths)
+
+    @property
+    def value(self) -> int | None:
+        return (self.chars << 32 | self.lengths) if self.present else None
 
 
 class _Lines:
@@ -269,6 +327,24 @@ class _Lines:
         # Lines that count as tokens, except white-space-only ones (rare; the
         # loop visits and discounts them).
         self.tokens_before = np.concatenate(([0], np.cumsum((length > 0) & ~comment)))
+        # Fields (runs of non-white-space bytes) of every line, for the forms digest.
+        self.data = data
+        separator_byte = (data == 9) | (data == 32) | (data == 10) | (data == 13)
+        begins = ~separator_byte
+        begins[1:] &= separator_byte[:-1]
+        self.starts_of_fields = np.flatnonzero(begins)
+        boundaries = np.append(np.flatnonzero(separator_byte), len(data))
+        self.ends_of_fields = boundaries[np.searchsorted(boundaries, self.starts_of_fields)]
+        self.first_field = np.searchsorted(self.starts_of_fields, starts)
+        self.fields = np.searchsorted(self.starts_of_fields, ends) - self.first_field
+        # Token lines: not empty, not white space only, not comments.
+        self.token = (self.fields > 0) & ~comment
+
+    def field_start(self, line: int, k: int) -> int:
+        return int(self.starts_of_fields[self.first_field[line] + k])
+
+    def field_end(self, line: int, k: int) -> int:
+        return int(self.ends_of_fields[self.first_field[line] + k])
 
     def fast_in(self, lo: int, hi: int) -> bool:
         """Whether a fast line lies in the block's lines ``lo <= k < hi``."""
@@ -320,7 +396,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 line=builder.begin_line,
             )
         first_seen[builder.doc_id] = builder.begin_line
-        documents[builder.doc_id] = builder.finish()
+        documents[builder.doc_id] = builder.finish(ntok)
 
     for block in blocks:
         if first_block:
@@ -340,6 +416,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
         )
         has_tab = lines.has_tab
         lo = 0  # first line of the block not yet known to be inside a document
+        doc_from = 0  # first line of the current document in this block
         for k, start, end, before_k in visited_lines:
             if doc is None and lines.fast_in(lo, k):
                 _outside_document(source, offset + _first_fast(lines, lo, k) + 1, bool(documents))
@@ -348,6 +425,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 if block[start] == 35:  # "#"
                     line = block[start:end].decode("utf-8")
                     if _END.search(line):
+                        doc.forms.add_lines(block, lines, doc_from, k)
                         close(doc, tokens + before_k - base - blank)
                         doc = None
                         lo = k + 1
@@ -393,6 +471,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 if match:
                     doc = _DocumentBuilder(match.group(1).strip(), lineno, source, warnings)
                     base, blank, visited = tokens + before_k, 0, 0
+                    doc_from = k + 1
                     continue
                 if _END.search(line):
                     raise InputError(
@@ -401,6 +480,8 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                 continue
             _outside_document(source, lineno, bool(documents))
         nlines = len(lines.ends)
+        if doc is not None:
+            doc.forms.add_lines(block, lines, doc_from, nlines)
         if doc is None and lines.fast_in(lo, nlines):
             _outside_document(source, offset + _first_fast(lines, lo, nlines) + 1, bool(documents))
         offset += nlines
