@@ -301,8 +301,15 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     (inclusive, as lists from JSON too), or a mapping ``{"span": (start, end),
     "head": token, "min": (start, end), "level": "NAM"}`` whose keys other than
     ``span`` are optional.
+
+    Arrays (numpy, torch...) may stand for any of these lists and integers: a
+    document as a 3-D integer array, a cluster as an ``(n, 2)`` integer
+    array, a span as a 1-D array of two, integer scalars. They are read
+    through their ``tolist()``, so that a float or boolean array is refused as
+    a list of floats or booleans would be.
     """
     where = f"{side} document {doc_id!r}"
+    clusters = _plain(clusters)
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Sequence):
         raise InputError(f"{where}: clusters must be a list of lists of (start, end) spans")
     entities: list[tuple[Span, ...]] = []
@@ -315,6 +322,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     for ci, cluster in enumerate(clusters):
         label = str(ci)
         entity_type = None
+        cluster = _plain(cluster)
         if isinstance(cluster, Mapping):
             unknown = set(cluster) - _CLUSTER_KEYS
             if unknown or "mentions" not in cluster:
@@ -324,7 +332,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
                 )
             label = str(cluster.get("id", ci))
             entity_type = _optional_str(cluster.get("type"), f"{where}: cluster {ci} type")
-            cluster = cluster["mentions"]
+            cluster = _plain(cluster["mentions"])
         if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Sequence):
             raise InputError(f"{where}: cluster {ci} is not a list of spans")
         spans: list[Span] = []
@@ -336,6 +344,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             head = level = None
             min_span = None
             is_optional = False
+            mention = _plain(mention)
             if isinstance(mention, Mapping):
                 unknown = set(mention) - _MENTION_KEYS
                 if unknown:
@@ -351,7 +360,7 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
                     raise InputError(f"{where}: cluster {ci} has a mention without 'span'")
                 span = _span(span_value, where, ci)
                 if mention.get("head") is not None:
-                    head = mention["head"]
+                    head = _plain(mention["head"])
                     if not _is_int(head) or not span[0] <= int(head) <= span[1]:
                         raise InputError(
                             f"{where}: cluster {ci}: head {head!r} is not a token of mention {span}"
@@ -401,9 +410,10 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
 
 
 def _span(value: object, where: str, ci: int) -> Span:
+    value = _plain(value)
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
         raise InputError(f"{where}: cluster {ci} has {value!r}, not a (start, end) pair")
-    start, end = value
+    start, end = _plain(value[0]), _plain(value[1])
     if not _is_int(start) or not _is_int(end):
         raise InputError(f"{where}: cluster {ci} has non-integer span {value!r}")
     start, end = int(start), int(end)
@@ -413,6 +423,21 @@ def _span(value: object, where: str, ci: int) -> Span:
             "need 0 <= start <= end (ends are inclusive)"
         )
     return (start, end)
+
+
+def _plain(value: Any) -> Any:
+    """``value.tolist()`` for an array or array scalar (numpy, torch...), else ``value``.
+
+    Duck-typed, so that numpy is not imported here; lists, tuples, mappings
+    and Python scalars come back as they are.
+    """
+    if type(value) in _PLAIN or isinstance(value, (Sequence, Mapping)):
+        return value
+    tolist = getattr(value, "tolist", None)
+    return tolist() if callable(tolist) else value
+
+
+_PLAIN = frozenset({list, tuple, int, str, dict, float, bool})
 
 
 def _optional_str(value: object, what: str) -> str | None:

@@ -46,6 +46,12 @@ class CorefScorer:
         result = scorer.compute()
         scorer.reset()
 
+    A document updated without a ``doc_id`` is anonymous: it is named
+    ``doc0``, ``doc1``, ... (the first free name), and renamed whenever that
+    name is wanted by another document, so that scorers fed on several workers
+    merge without ids. Documents given a ``doc_id`` are named: the same name
+    twice, in one scorer or across a ``merge``, is an error.
+
     Options are those of ``score``, or ``evaluation=``.
     """
 
@@ -69,6 +75,8 @@ class CorefScorer:
     def reset(self) -> None:
         """Forget every document seen so far."""
         self._documents: dict[str, Statistics] = {}
+        # The documents named here (updated without a doc_id), which may be renamed.
+        self._anonymous: set[str] = set()
         self._warnings: list[str] = []
         self._min_span_warned = False
 
@@ -81,18 +89,23 @@ class CorefScorer:
     ) -> Statistics:
         """Score one document given as clusters of ``(start, end)`` spans.
 
-        Returns that document's statistics and adds them to the state.
+        Clusters are lists (or arrays) in the forms ``document_from_clusters``
+        accepts. Returns that document's statistics and adds them to the state.
+        Without ``doc_id`` the document is anonymous (see the class).
         """
-        name = doc_id if doc_id is not None else f"doc{len(self._documents)}"
+        name = doc_id if doc_id is not None else self._free_name()
         key = document_from_clusters(name, key_clusters, side="key")
         response = document_from_clusters(name, response_clusters, side="response")
-        return self.update_document(key, response)
+        return self._add(key, response, anonymous=doc_id is None)
 
     def update_document(self, key: Document, response: Document) -> Statistics:
-        """Score one key/response ``Document`` pair (same ``doc_id``)."""
+        """Score one key/response ``Document`` pair (same ``doc_id``), a named document."""
+        return self._add(key, response, anonymous=False)
+
+    def _add(self, key: Document, response: Document, *, anonymous: bool) -> Statistics:
         from .engines.objects import score_pair
 
-        if key.doc_id in self._documents:
+        if key.doc_id in self._documents and key.doc_id not in self._anonymous:
             raise InputError(
                 f"document {key.doc_id!r} was already scored; call reset() or give another doc_id"
             )
@@ -102,20 +115,60 @@ class CorefScorer:
                 self._min_span_warned = True
                 self._warnings.append(warned[1])
         stats = score_pair(key, response, self.evaluation, self._warnings)
-        self._documents[key.doc_id] = stats
+        self._store(key.doc_id, stats, anonymous=anonymous)
         return stats
 
+    def _free_name(self) -> str:
+        """The first of ``doc0``, ``doc1``, ... that no document of this scorer has."""
+        n = len(self._documents)
+        while f"doc{n}" in self._documents:
+            n += 1
+        return f"doc{n}"
+
+    def _store(self, name: str, stats: Statistics, *, anonymous: bool) -> None:
+        """Add a document's statistics; an anonymous document holding ``name`` moves aside."""
+        if name in self._documents:
+            if anonymous:
+                name = self._free_name()
+            else:
+                # Only an anonymous document can be in the way (callers check named ones).
+                moved = self._free_name()
+                self._documents[moved] = self._documents.pop(name)
+                self._anonymous.discard(name)
+                self._anonymous.add(moved)
+        self._documents[name] = stats
+        if anonymous:
+            self._anonymous.add(name)
+
     def merge(self, other: CorefScorer) -> CorefScorer:
-        """Add the state of ``other`` (same evaluation) to this scorer."""
+        """Add the state of ``other`` (same evaluation) to this scorer.
+
+        Named documents must differ between the two scorers; anonymous ones
+        (updated without ``doc_id``) are renamed as needed, so scorers that
+        never named their documents always merge. The summed statistics, hence
+        every score, do not depend on the order of merges.
+        """
+        if other is self:
+            raise UsageError("cannot merge a scorer with itself")
         if other.evaluation != self.evaluation:
             raise UsageError(
                 "cannot merge scorers with different metrics, duplicates policy or regime"
             )
-        for doc_id, stats in other._documents.items():
-            if doc_id in self._documents:
+        for doc_id in other._documents:
+            if (
+                doc_id in self._documents
+                and doc_id not in self._anonymous
+                and doc_id not in other._anonymous
+            ):
                 raise InputError(f"document {doc_id!r} was scored by both scorers")
-            self._documents[doc_id] = stats
+        # Named documents first, so that anonymous ones take the names left free.
+        incoming = sorted(other._documents.items(), key=lambda item: item[0] in other._anonymous)
+        for doc_id, stats in incoming:
+            anonymous = doc_id in other._anonymous
+            name = self._free_name() if anonymous else doc_id
+            self._store(name, stats, anonymous=anonymous)
         self._warnings.extend(other._warnings)
+        self._min_span_warned = self._min_span_warned or other._min_span_warned
         return self
 
     @property
