@@ -233,8 +233,12 @@ def _score_lines(
     from ..io import read_conll_text
     from ..scorer import score_corpora
 
-    key = read_conll_text(_conll_text(references, "references"), source="references")
-    response = read_conll_text(_conll_text(predictions, "predictions"), source="predictions")
+    # With their words (syntax=True): in-memory text cannot be re-read to say
+    # where key and response tokens differ.
+    key = read_conll_text(_conll_text(references, "references"), source="references", syntax=True)
+    response = read_conll_text(
+        _conll_text(predictions, "predictions"), source="predictions", syntax=True
+    )
     return score_corpora(key, response, evaluation=evaluation)
 
 
