@@ -38,7 +38,9 @@ def add_parser(subparsers: Subparsers) -> None:
     cmp.add_argument("--test", choices=("ar", "bootstrap"), default="ar")
     cmp.add_argument("--trials", type=int, default=10000, help="resamples or swaps (10000)")
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
-    cmp.add_argument("--seed", type=int, help="random seed (reproducible)")
+    cmp.add_argument(
+        "--seed", type=int, default=0, help="random seed (default 0: the same p-values every run)"
+    )
     cmp.add_argument("--duplicates", choices=POLICIES, help="repeated spans (default: reference)")
     cmp.add_argument(
         "--names",

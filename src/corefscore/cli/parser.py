@@ -123,7 +123,12 @@ def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None, help:
     p.add_argument(
         "--ci", type=float, default=95.0, metavar="LEVEL", help="interval level in %% (95)"
     )
-    p.add_argument("--seed", type=int, help="random seed of the resampling (reproducible)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="random seed of the resampling (default 0: the same intervals every run)",
+    )
 
 
 def add_number_options(p: argparse.ArgumentParser) -> None:
