@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import CorefScoreError, InputError, UsageError
-from . import analyze, compare, convert, lab, metrics, report, score, twins
+from . import analyze, compare, convert, lab, metrics, report, score, scorer_pl, twins
 from .parser import (
     CEAF_FAMILY,
     CONVERT_TARGETS,
@@ -53,7 +53,17 @@ __all__ = [
     "system_names",
 ]
 
-_MODULES: tuple[Command, ...] = (score, metrics, twins, convert, compare, report, analyze, lab)
+_MODULES: tuple[Command, ...] = (
+    score,
+    metrics,
+    twins,
+    convert,
+    compare,
+    report,
+    analyze,
+    lab,
+    scorer_pl,
+)
 #: The commands, by name, in the order of ``corefscore --help``.
 COMMANDS: dict[str, Command] = {command.NAME: command for command in _MODULES}
 
