@@ -48,6 +48,14 @@ class Syntax:
     #: read for resolution classes only. Left out of equality because no writer
     #: outputs FEATS yet, so round trips would otherwise differ.
     feats: tuple[str, ...] | None = field(default=None, compare=False)
+    #: CoNLL-U: each token's ID column (``"5"``, ``"5.1"`` for an empty node),
+    #: its enhanced dependencies (DEPS, ``"8:nsubj|9:obj"``), and each
+    #: sentence's ``# sent_id`` (``None`` where it has none): what the CorefUD
+    #: evaluation identifies words, zeros and sentences by. Not written back,
+    #: hence out of equality.
+    node_ids: tuple[str, ...] | None = field(default=None, compare=False)
+    deps: tuple[str, ...] | None = field(default=None, compare=False)
+    sentence_ids: tuple[str | None, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ EXPECTED = """\
 # sent_id = d1-2
 # text = He barked loudly
 1\tHe\t_\tPRON\t_\t_\t2\tdep\t_\tEntity=(e1-PER-1)
-2\tbarked\t_\tVERB\t_\t_\t0\troot\t_\tEntity=e3)(e2[2/2]
+2\tbarked\t_\tVERB\t_\t_\t0\troot\t_\tEntity=e3)(e2[2/2]--3
 3\tloudly\t_\tADV\t_\t_\t2\tdep\t_\tEntity=e2[2/2])
 
 """

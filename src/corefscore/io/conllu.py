@@ -55,6 +55,8 @@ DEFAULT_ATTRIBUTES = ("eid", "etype", "head", "other")
 
 _NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.*?))?\s*$")
 _GLOBAL_ENTITY = re.compile(r"#\s*global\.Entity\s*=\s*(.*?)\s*$")
+# udapi's reading: the first non-space run after "sent_id" and an optional "=".
+_SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
 # An entity id: none of the characters udapi forbids in one ("-=| \t()"),
 # nor the brackets of a part marker.
 _EID = re.compile(r"([^-=|\s()\[\]]+)(\[[^\]]*\])?")
@@ -194,13 +196,6 @@ def _file_blocks(path: str, reader: _Reader) -> Iterator[bytes]:
         yield block
 
 
-def _default_name(source: str) -> str:
-    base = os.path.basename(source)
-    for suffix in (".gz", ".conllu", ".conll"):
-        base = base.removesuffix(suffix)
-    return base or source
-
-
 def _id_kind(word_id: str, source: str, lineno: int) -> int:
     if "-" in word_id:
         a, _, b = word_id.partition("-")
@@ -224,11 +219,13 @@ def _split_attributes(raw: str | None) -> list[str]:
 class _Mention:
     """A discontinuous mention being read: its node ranges (one per part)."""
 
-    __slots__ = ("attributes", "eid", "line", "parts", "total")
+    __slots__ = ("attributes", "eid", "head_attributes", "line", "parts", "total")
 
     def __init__(self, eid: str, attributes: str | None, line: int, total: int):
         self.eid = eid
         self.attributes = attributes
+        # The head comes from the last part's opening, as udapi reads it.
+        self.head_attributes: str | None = None
         self.line = line
         self.total = total
         self.parts: dict[int, tuple[int, int]] = {}
@@ -260,8 +257,12 @@ class _DocumentBuilder:
         self.words: list[str] = []
         self.pos: list[str] = []
         self.feats: list[str] = []
+        self.node_ids: list[str] = []
+        self.deps: list[str] = []
         self.raw_heads: list[tuple[str, int, int]] = []  # (HEAD, sentence index, line)
         self.sentence_starts: list[int] = []
+        self.sent_ids: list[str | None] = []
+        self.next_sent_id: str | None = None  # the '# sent_id' of the coming sentence
         self.sentence_ids: list[dict[str, int]] = []
         self.in_sentence = False
         self.open: dict[str, list[tuple[int, int, str | None]]] = {}
@@ -310,11 +311,15 @@ class _DocumentBuilder:
             self.in_sentence = True
             self.sentence_starts.append(len(self.words))
             self.sentence_ids.append({})
+            self.sent_ids.append(self.next_sent_id)
+            self.next_sent_id = None
         if token is not None:
             self.sentence_ids[-1][word_id] = token
             self.words.append(fields[1])
             self.pos.append(fields[3])
             self.feats.append(fields[5])
+            self.node_ids.append(word_id)
+            self.deps.append(fields[8])
             self.raw_heads.append((fields[6], len(self.sentence_starts) - 1, lineno))
 
     def add_misc(self, misc: str, node: int, lineno: int) -> None:
@@ -429,12 +434,14 @@ class _DocumentBuilder:
                 raw, number, etype = info
                 idx = index[eid]
                 head: int | None = None
-                if raw is not None:
+                # A one-word mention's head is its word, whatever its head
+                # attribute says, and head 0 means no head: as udapi reads them.
+                if raw is not None and raw != "0":
                     size = node - start + 1
-                    if not 1 <= number <= size:
+                    if size > 1 and not 1 <= number <= size:
                         raise self.head_error(raw, eid, size, line)
                     self.has_heads = True
-                    head = start + number - 1
+                    head = start + number - 1 if size > 1 else start
                 if etype is not None and types[idx] is None:
                     types[idx] = etype
                 entities[idx].append((start, node))
@@ -552,6 +559,8 @@ class _DocumentBuilder:
         if index == 1:
             pending.attributes = attributes
             pending.line = open_line
+        if index == total:
+            pending.head_attributes = attributes
         if len(pending.parts) == total:
             del self.discontinuous[(eid, total)]
             ranges = [pending.parts[i] for i in range(1, total + 1)]
@@ -561,7 +570,13 @@ class _DocumentBuilder:
                     "out of order",
                     lineno,
                 )
-            self.finish_mention(eid, ranges, _split_attributes(pending.attributes), pending.line)
+            self.finish_mention(
+                eid,
+                ranges,
+                _split_attributes(pending.attributes),
+                pending.line,
+                head_attributes=_split_attributes(pending.head_attributes),
+            )
 
     def finish_contiguous(
         self, eid: str, first: int, last: int, raw_attributes: str | None, line: int
@@ -581,12 +596,14 @@ class _DocumentBuilder:
             # Only the attributes up to the last one used are split apart.
             attributes = raw_attributes.split("-", self.split_limit)
             raw = self.attribute(attributes, self.head_at)
-            if raw:
+            if raw and raw != "0":
                 size = last - first + 1
-                if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= size:
+                if size > 1 and (
+                    not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= size
+                ):
                     raise self.head_error(raw, eid, size, line)
                 self.has_heads = True
-                head = start + int(raw) - 1
+                head = start + int(raw) - 1 if size > 1 else start
             if self.types[idx] is None and self.etype_at:
                 self.types[idx] = self.attribute(attributes, self.etype_at) or None
         self.entities[idx].append((start, start + last - first))
@@ -602,16 +619,25 @@ class _DocumentBuilder:
         return None
 
     def finish_mention(
-        self, eid: str, ranges: list[tuple[int, int]], attributes: list[str], line: int
+        self,
+        eid: str,
+        ranges: list[tuple[int, int]],
+        attributes: list[str],
+        line: int,
+        *,
+        head_attributes: list[str] | None = None,
     ) -> None:
         nodes = [n for a, b in ranges for n in range(a, b + 1)]
         head: int | None = None
-        raw = self.attribute(attributes, self.head_at)
-        if raw:
-            if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= len(nodes):
+        raw = self.attribute(
+            attributes if head_attributes is None else head_attributes, self.head_at
+        )
+        if raw and raw != "0":
+            many = len(nodes) > 1
+            if many and (not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= len(nodes)):
                 raise self.head_error(raw, eid, len(nodes), line)
             self.has_heads = True
-            token = self.token_of(nodes[int(raw) - 1])
+            token = self.token_of(nodes[int(raw) - 1 if many else 0])
             head = token if token >= 0 else None
         tokens = [t for t in map(self.token_of, nodes) if t >= 0]
         if not tokens:
@@ -714,6 +740,9 @@ class _DocumentBuilder:
             dependency_heads=tuple(heads) if parsed else None,
             sentence_starts=tuple(self.sentence_starts),
             feats=tuple(self.feats) if any(f != "_" for f in self.feats) else None,
+            node_ids=tuple(self.node_ids),
+            deps=tuple(self.deps),
+            sentence_ids=tuple(self.sent_ids),
         )
 
 
@@ -743,6 +772,7 @@ class _Reader:
         self.kinds: dict[str, int] = {}
         self.lineno = 0  # lines read so far
         self.nodes = 0  # word and empty-node lines read so far, in all documents
+        self.pending_sent_id: str | None = None  # a '# sent_id' seen before its document
 
     def error(self, message: str, line: int) -> InputError:
         return InputError(message, path=self.source, line=line)
@@ -766,6 +796,7 @@ class _Reader:
             )
         self.first_seen[doc_id] = lineno
         self.doc = _DocumentBuilder(doc_id, lineno, self.source, self.attributes, self.nodes)
+        self.doc.next_sent_id, self.pending_sent_id = self.pending_sent_id, None
         return self.doc
 
     def lines(self, lines: list[str]) -> None:
@@ -799,10 +830,10 @@ class _Reader:
             return  # a multiword token: its words follow on their own lines
         doc = self.doc
         if doc is None:
-            doc_id = _default_name(self.source)
+            doc_id = str(len(self.documents) + 1)
             self.warnings.append(
                 f"{self.source}:{lineno}: no '# newdoc id = ...' before the first sentence; "
-                f"document named {doc_id!r}"
+                f"document named {doc_id!r} (its place in the file)"
             )
             doc = self.start(doc_id, lineno)
         node = self.nodes - doc.node_base
@@ -823,16 +854,26 @@ class _Reader:
 
     def comment(self, line: str, lineno: int) -> None:
         # Substring tests first: most comments are neither.
+        if "sent_id" in line and self.syntax:
+            match = _SENT_ID.match(line)
+            if match:
+                if self.doc is None:
+                    self.pending_sent_id = match.group(1)
+                else:
+                    self.doc.next_sent_id = match.group(1)
+                return
         if "newdoc" in line:
             match = _NEWDOC.match(line)
             if match:
                 self.close()
                 doc_id = (match.group(1) or "").strip()
                 if not doc_id:
-                    doc_id = _default_name(self.source)
+                    # Named by its place, as udapi names it: a key and a response
+                    # with bare '# newdoc' lines then pair document by document.
+                    doc_id = str(len(self.documents) + 1)
                     self.warnings.append(
                         f"{self.source}:{lineno}: '# newdoc' without an id; "
-                        f"document named {doc_id!r}"
+                        f"document named {doc_id!r} (its place in the file)"
                     )
                 self.start(doc_id, lineno)
                 return

@@ -21,7 +21,8 @@ The output is what ``corefscore.io.conllu`` (and udapi) read back:
   openings, or first when the token opens nothing (udapi's canonical order,
   which GUM follows: ``(e7-person)e6)e5)``); a discontinuous mention's parts are
   bracketed ``(e5[1/2]-...`` ... ``e5[1/2])`` ... ``(e5[2/2]`` ...
-  ``e5[2/2])``, the attributes on part 1 only.
+  ``e5[2/2])``, the attributes on part 1, and the head again on the last part
+  (where udapi reads it).
 
 What the format cannot hold goes through ``Losses``:
 two crossing mentions of one entity (the closing bracket cannot say which one
@@ -117,7 +118,13 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
                 attributes.pop()
             for i, (start, end) in enumerate(ranges):
                 key = ids[e] + (f"[{i + 1}/{len(ranges)}]" if parts is not None else "")
-                opening = "(" + "-".join([key, *attributes] if i == 0 else [key])
+                if i == 0:
+                    opening = "(" + "-".join([key, *attributes])
+                elif i == len(ranges) - 1 and head is not None:
+                    # udapi reads a discontinuous mention's head from its last part.
+                    opening = f"({key}--{head}"
+                else:
+                    opening = "(" + key
                 if start == end:
                     cells[start].append(((_SINGLE, 0, e, k), opening + ")"))
                 else:
