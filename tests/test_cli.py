@@ -27,7 +27,8 @@ def test_cli_constants_match_the_library() -> None:
     # The CLI keeps its own copies so that --help imports no numpy.
     assert cli.POLICIES == evaluation.DUPLICATE_POLICIES
     assert cli.METRICS == metrics.METRICS
-    assert cli.MATCHINGS == matching.MATCHINGS
+    assert cli.MATCHINGS == (*matching.MATCHINGS, "partial")  # partial: the CorefUD evaluation's
+    assert cli.COMPATS == ("auto", *evaluation.COMPATS)
     assert set(cli.CEAF_FAMILY) <= set(metrics.REGISTRY)
 
 

@@ -30,7 +30,11 @@ from corefscore.scorer import CorefScorer
 from .metrics.test_differential import generate_case
 
 # Every metric that needs nothing beyond spans, and accepts differing mention sets.
-METRICS = ",".join(m for m in REGISTRY if m not in ("ace-value", "blanc-gold"))
+METRICS = ",".join(
+    n
+    for n, m in REGISTRY.items()
+    if n not in ("ace-value", "blanc-gold") and "corefud" not in m.requires
+)
 Corpus = dict[str, list[list[tuple[int, int]]]]
 FORMATS = (("text",), ("json", "--per-document"), ("csv", "--per-document"))
 

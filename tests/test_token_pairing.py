@@ -30,7 +30,7 @@ def test_a_missing_token_names_document_and_sentence(tmp_path: Path) -> None:
     key = write(tmp_path, "key.conllu", KEY)
     response = write(tmp_path, "response.conllu", KEY.rsplit("\n", 2)[0] + "\n")
     with pytest.raises(InputError) as err:
-        corefscore.score_files(key, response)
+        corefscore.score_files(key, response, compat="conll")
     assert str(err.value) == (
         f"{response}: document 'd1': key and response tokens differ (key 4 tokens, "
         "response 3, first at sentence 2, token 3 (key 'slept', response none)); "
@@ -45,7 +45,7 @@ def test_a_changed_word_is_found_when_words_are_read(
     response = write(tmp_path, "response.conllu", KEY.replace("slept", "sleeps"))
     # The same number of tokens, one form differs in place: no misalignment,
     # so the pair is scored by position, with a warning that says so.
-    assert corefscore.score_files(key, response)["muc"].f1 == 1
+    assert corefscore.score_files(key, response, compat="conll")["muc"].f1 == 1
     assert cli.main(["twins", str(key), str(response)]) == 0
     err = capsys.readouterr().err
     assert (
@@ -101,3 +101,43 @@ def test_conll_pairs_are_checked_unlike_the_reference(tmp_path: Path) -> None:
         "1, first at sentence 1, token 1 (key 'b', response none)); both must have the same "
         "tokens"
     )
+
+
+# The CorefUD evaluation compares sentences and words as corefud-scorer does.
+
+
+def test_corefud_refuses_a_changed_word_naming_the_sentence(tmp_path: Path) -> None:
+    key = write(tmp_path, "key.conllu", KEY)
+    response = write(tmp_path, "response.conllu", KEY.replace("slept", "sleeps"))
+    with pytest.raises(InputError) as err:
+        corefscore.score_files(key, response)
+    assert str(err.value) == (
+        f"{response}: document 'd1', sentence 2 (2), word 2: key 'slept', response 'sleeps'; "
+        "key and response must be the same words"
+    )
+
+
+def test_corefud_refuses_a_different_sentence_id(tmp_path: Path) -> None:
+    key = write(tmp_path, "key.conllu", KEY)
+    response = write(tmp_path, "response.conllu", KEY.replace("sent_id = 2", "sent_id = 2b"))
+    with pytest.raises(InputError, match="sentence 2: key sent_id '2' but response sent_id '2b'"):
+        corefscore.score_files(key, response)
+
+
+def test_corefud_scores_a_response_that_stops_early_with_a_warning(tmp_path: Path) -> None:
+    # corefud-scorer compares only what both files have (zip), and scores.
+    key = write(tmp_path, "key.conllu", KEY)
+    response = write(tmp_path, "response.conllu", KEY.rsplit("\n", 2)[0] + "\n")
+    result = corefscore.score_files(key, response, singletons="keep")
+    assert result["muc"].recall == 1 and result["muc"].precision == 1
+    assert result.warnings == (
+        "document 'd1', sentence 2 (2): the response stops after word 1 of 2; the key "
+        "mentions beyond are missed",
+    )
+
+
+def test_corefud_refuses_a_key_document_the_response_lacks(tmp_path: Path) -> None:
+    key = write(tmp_path, "key.conllu", KEY + "\n" + KEY.replace("d1", "d2"))
+    response = write(tmp_path, "response.conllu", KEY)
+    with pytest.raises(InputError, match=r"1 key document\(s\) not in the response: 'd2'"):
+        corefscore.score_files(key, response)

@@ -18,6 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -106,6 +107,9 @@ class ContingencyTable:
     response: Document | None = None
     #: ``None`` for a table of one document (one segment, one group).
     segments: Segmentation | None = None
+    #: The CorefUD evaluation's prepared pair (``corefscore.corefud.CorefUDPair``),
+    #: for the metrics that read mentions (MOR, zero).
+    corefud: Any = None
 
     @property
     def shape(self) -> tuple[int, int]:

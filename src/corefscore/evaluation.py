@@ -34,6 +34,13 @@ if TYPE_CHECKING:
 DUPLICATE_POLICIES = ("reference", "first", "strict")
 #: How entity ids are read in cross-document scoring: corpus-wide, or per document.
 ID_SCOPES = ("global", "document")
+#: Whose evaluation is reproduced: the CoNLL reference scorer v8.01 (``conll``), or
+#: corefud-scorer v1.2 of the CRAC shared tasks on CorefUD (``corefud``, see
+#: ``corefscore.corefud``). ``auto`` (the file functions and the command line):
+#: ``corefud`` when key and response are both CoNLL-U, else ``conll``.
+COMPATS = ("conll", "corefud")
+#: The duplicates "policy" of the CorefUD evaluation: its own (``corefscore.corefud``).
+COREFUD_DUPLICATES = "corefud"
 
 
 @dataclass(frozen=True)
@@ -84,8 +91,8 @@ class EvaluationOptions(TypedDict, total=False):
 
     metrics: MetricSpec | Iterable[MetricSpec] | None
     duplicates: str | None
-    matching: str
-    singletons: str
+    matching: str | None
+    singletons: str | None
     key_singletons: str | None
     response_singletons: str | None
     gold_mentions: bool
@@ -94,6 +101,15 @@ class EvaluationOptions(TypedDict, total=False):
     cross_document: bool
     key_scope: str
     response_scope: str
+    compat: str | None
+    zeros: str | None
+
+
+def default_compat(key_format: str, response_format: str) -> str:
+    """The evaluation a pair of files gets when none is chosen: the CorefUD
+    evaluation for two CoNLL-U files (the CRAC shared tasks' data and scorer),
+    the CoNLL reference scorer's for everything else."""
+    return "corefud" if key_format == response_format == "conllu" else "conll"
 
 
 def default_duplicates(regime: EvaluationSetup, scope: Scope) -> str:
@@ -123,10 +139,43 @@ class Evaluation:
     duplicates: str = "reference"
     regime: EvaluationSetup = field(default_factory=EvaluationSetup)
     scope: Scope = field(default_factory=Scope)
+    #: ``conll`` or ``corefud`` (see ``COMPATS``).
+    compat: str = "conll"
+    #: The CorefUD evaluation's pairing of zeros: ``dependent`` or ``linear``.
+    zeros: str = "dependent"
 
     def __post_init__(self) -> None:
         if not self.metrics:
             raise UsageError("no metric selected")
+        if self.compat not in COMPATS:
+            raise UsageError(
+                f"{option('compat', self.compat)} is not an evaluation; choose "
+                f"{', '.join(COMPATS)} (or auto, for files)"
+            )
+        if self.compat == "corefud":
+            from .corefud import check_options
+
+            check_options(self)
+            return
+        self._check_conll()
+
+    def _check_conll(self) -> None:
+        from .corefud import ZERO_METHODS
+
+        corefud_only = [
+            name
+            for name, used in (
+                (option("matching", "partial"), self.regime.matching == "partial"),
+                (option("zeros", self.zeros), self.zeros != ZERO_METHODS[0]),
+                (option("duplicates", self.duplicates), self.duplicates == COREFUD_DUPLICATES),
+            )
+            if used
+        ] + [f"metric {m.name}" for m in self.metrics if "corefud" in m.requires]
+        if corefud_only:
+            raise UsageError(
+                f"{', '.join(corefud_only)}: only in the CorefUD evaluation; add "
+                f"{option('compat', 'corefud')} (CoNLL-U files)"
+            )
         if self.duplicates not in DUPLICATE_POLICIES:
             raise UsageError(
                 f"unknown duplicates policy {self.duplicates!r}; choose one of "
@@ -152,6 +201,12 @@ class Evaluation:
         ``key_singletons``/``response_singletons`` is given),
         ``gold_mentions``, ``anaphoric_only``, ``remove_nested``. Scope:
         ``cross_document`` with ``key_scope``/``response_scope``.
+
+        ``compat="corefud"`` is the CorefUD evaluation of the CRAC shared
+        tasks (``corefscore.corefud``): ``matching`` ``exact``, ``partial``
+        or ``head`` (default), ``singletons`` (default ``drop``), ``zeros``
+        ``dependent`` (default) or ``linear``, and its metrics (default
+        ``muc bcub ceafe ceafm blanc lea mor zero``).
         """
         unknown = set(options) - set(EvaluationOptions.__annotations__)
         if unknown:
@@ -159,9 +214,18 @@ class Evaluation:
                 f"unknown option(s) {', '.join(sorted(unknown))}; the options are "
                 f"{', '.join(EvaluationOptions.__annotations__)}"
             )
+        compat = options.get("compat") or "conll"
+        if compat == "corefud":
+            return cls._create_corefud(options)
+        if options.get("zeros") is not None:
+            zeros = option("zeros", options.get("zeros"))
+            raise UsageError(
+                f"{zeros} is an option of the CorefUD evaluation; add "
+                f"{option('compat', 'corefud')} (CoNLL-U files)"
+            )
         regime = EvaluationSetup.create(
-            matching=options.get("matching", "exact"),
-            singletons=options.get("singletons", "keep"),
+            matching=options.get("matching") or "exact",
+            singletons=options.get("singletons") or "keep",
             key_singletons=options.get("key_singletons"),
             response_singletons=options.get("response_singletons"),
             gold_mentions=options.get("gold_mentions", False),
@@ -178,6 +242,38 @@ class Evaluation:
             duplicates=options.get("duplicates") or default_duplicates(regime, scope),
             regime=regime,
             scope=scope,
+            compat=compat,
+        )
+
+    @classmethod
+    def _create_corefud(cls, options: EvaluationOptions) -> Evaluation:
+        """The CorefUD evaluation: corefud-scorer's defaults (head matching,
+        singletons dropped, dependent zeros, its eight metrics) unless given."""
+        from .corefud import METRICS, corefud_metrics
+
+        if options.get("duplicates") not in (None, COREFUD_DUPLICATES):
+            raise UsageError(
+                f"{option('duplicates', options.get('duplicates'))}: the CorefUD evaluation "
+                "counts a repeated mention once per entity, as corefud-scorer does; it has no "
+                "duplicates policy"
+            )
+        regime = EvaluationSetup.create(
+            matching=options.get("matching") or "head",
+            singletons=options.get("singletons") or "drop",
+            key_singletons=options.get("key_singletons"),
+            response_singletons=options.get("response_singletons"),
+            gold_mentions=options.get("gold_mentions", False),
+            anaphoric_only=options.get("anaphoric_only", False),
+            remove_nested=options.get("remove_nested", False),
+        )
+        scope = Scope(cross_document=bool(options.get("cross_document", False)))
+        return cls(
+            metrics=corefud_metrics(options.get("metrics") or METRICS),
+            duplicates=COREFUD_DUPLICATES,
+            regime=regime,
+            scope=scope,
+            compat="corefud",
+            zeros=options.get("zeros") or "dependent",
         )
 
     @classmethod
@@ -216,6 +312,8 @@ class Evaluation:
             bootstrap=bootstrap,
             significance=significance,
             scope=self.scope.label,
+            compat=self.compat,
+            zeros=self.zeros if self.compat == "corefud" else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -223,14 +321,20 @@ class Evaluation:
         out: dict[str, Any] = {"metrics": list(self.metric_names), "duplicates": self.duplicates}
         out.update(self.regime.to_dict())
         out.update(self.scope.to_dict())
+        if self.compat != "conll":
+            out["compat"] = self.compat
+            out["zeros"] = self.zeros
         return out
 
 
 __all__ = [
+    "COMPATS",
+    "COREFUD_DUPLICATES",
     "DUPLICATE_POLICIES",
     "ID_SCOPES",
     "Evaluation",
     "EvaluationOptions",
     "Scope",
+    "default_compat",
     "default_duplicates",
 ]

@@ -168,15 +168,26 @@ def _show(ids: Sequence[str]) -> str:
 
 
 def document_pairs(
-    key: Corpus, response: Corpus, pairing: Pairing, warnings: list[str]
+    key: Corpus,
+    response: Corpus,
+    pairing: Pairing,
+    warnings: list[str],
+    *,
+    compat: str = "conll",
 ) -> Iterable[tuple[Document, Document]]:
     """The key/response document pairs of ``pairing``, tokens checked, in order.
 
     Tokens that differ refuse the pair, or are said in ``warnings`` when they
-    differ only in form at the same positions (see ``corefscore.tokens``).
+    differ only in form at the same positions (see ``corefscore.tokens``); in
+    the CorefUD evaluation, sentences and words are compared as corefud-scorer
+    compares them (``corefscore.corefud.check_alignment``).
     """
     from .contingency import empty_document
-    from .tokens import check_shared_tokens
+
+    if compat == "corefud":
+        from .corefud import check_alignment as check
+    else:
+        from .tokens import check_shared_tokens as check
 
     for doc_id in pairing.documents:
         key_doc = key.documents[doc_id]
@@ -184,7 +195,7 @@ def document_pairs(
         if response_doc is None:
             response_doc = empty_document(doc_id)
         else:
-            check_shared_tokens(key_doc, response_doc, warnings)
+            check(key_doc, response_doc, warnings)
             if response_doc.doc_id != doc_id:
                 response_doc = replace(response_doc, doc_id=doc_id)
         yield key_doc, response_doc
@@ -224,7 +235,8 @@ _FACTS = {"entity_types": "entity types", "mention_levels": "mention levels"}
 def check_requirements(evaluation: Evaluation, key: Document, response: Document) -> None:
     """Refuse a document that lacks the facts a selected metric needs."""
     for metric in evaluation.metrics:
-        for need in metric.requires:
+        # "corefud": the evaluation itself (Evaluation checks it).
+        for need in (n for n in metric.requires if n != "corefud"):
             for side, doc in (("key", key), ("response", response)):
                 values = getattr(doc, need, ())
                 flat = values if need == "entity_types" else [v for e in values for v in e]
@@ -300,6 +312,16 @@ def evaluate(
         key_source=key.source,
         response_source=response.source,
     )
+    if evaluation.compat == "corefud" and pairing.unpaired:
+        # corefud-scorer refuses such a pair (an assertion), so no number is published
+        # for it; said here as an error rather than scored as all missed.
+        missing = [d for d in pairing.documents if d in pairing.unpaired]
+        raise InputError(
+            f"{len(missing)} key document(s) not in the response: {_show(missing)}; the "
+            "CorefUD evaluation needs every key document (choose --compat conll to score "
+            "them as all missed)",
+            path=response.source,
+        )
     if chosen == "columnar":
         from .engines import columnar
         from .io.mentiontable import table_from_corpus

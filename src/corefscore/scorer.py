@@ -291,8 +291,13 @@ def score_files(
 
     Formats (``conll``, ``conllu``, ``jsonl``, ``json``, ``sgml``,
     ``mentions``) are detected from each file's content and name unless
-    given; key and response may differ.
+    given; key and response may differ. ``compat`` defaults to ``auto``:
+    two CoNLL-U files get the CorefUD evaluation of the CRAC shared tasks
+    (corefud-scorer's numbers), every other pair the CoNLL reference
+    scorer's.
     """
+    if evaluation is None:
+        options = with_compat(options, key_path, response_path, key_format, response_format)
     chosen = Evaluation.of(evaluation, options)
     key, response = read_pair(
         key_path,
@@ -309,6 +314,27 @@ def score_files(
         per_document=per_document,
         options={"key": os.fspath(key_path), "response": os.fspath(response_path)},
     )
+
+
+def with_compat(
+    options: EvaluationOptions,
+    key_path: str | os.PathLike[str],
+    response_path: str | os.PathLike[str],
+    key_format: str | None = None,
+    response_format: str | None = None,
+) -> EvaluationOptions:
+    """``options`` with ``compat`` decided when it is ``auto`` or not given:
+    by the formats of the two files (``corefscore.evaluation.default_compat``)."""
+    if options.get("compat") not in (None, "auto"):
+        return options
+    from .evaluation import default_compat
+    from .io import detect_format
+
+    formats = (
+        key_format or detect_format(key_path, side="key"),
+        response_format or detect_format(response_path, side="response"),
+    )
+    return {**options, "compat": default_compat(*formats)}
 
 
 def read_pair(
@@ -340,6 +366,13 @@ def read_pair(
             f"{option_name('head_column')} must be a field index >= 0, got {head_column}"
         )
     evaluation = evaluation or Evaluation()
+    if evaluation.compat == "corefud":
+        from .io import read_corefud
+
+        return (
+            read_corefud(key_path, format=key_format, side="key"),
+            read_corefud(response_path, format=response_format, side="response"),
+        )
     if (
         evaluation.scope.cross_document
         or is_mention_table(key_path, key_format)

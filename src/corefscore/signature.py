@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 #: The reference behaviour corefscore reproduces: CoNLL scorer v8.01 (LEA from its LEA branch).
 COMPATIBILITY = "conll-v8.01"
+#: The signature's ``compat:`` field of each evaluation (``Evaluation.compat``).
+COMPATIBILITIES = {"conll": COMPATIBILITY, "corefud": "corefud-v1.2"}
 
 
 def make_signature(
@@ -26,6 +28,8 @@ def make_signature(
     bootstrap: tuple[int, int | None, float] | None = None,
     significance: tuple[str, int, int | None, float] | None = None,
     scope: str | None = None,
+    compat: str = "conll",
+    zeros: str | None = None,
 ) -> str:
     """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``.
 
@@ -34,6 +38,8 @@ def make_signature(
     ``significance=(test, trials, seed, alpha)``, a ``test:`` field states the
     paired test of ``corefscore compare`` (Holm-corrected). With ``scope``
     (cross-document scoring), a ``scope:`` field says what was partitioned.
+    ``compat`` names the evaluation reproduced (``conll-v8.01``, or
+    ``corefud-v1.2`` with a ``zeros:`` field: how zeros were paired).
     """
     from .regimes import EvaluationSetup
 
@@ -45,9 +51,11 @@ def make_signature(
         ("mentions", setup.mentions),
         ("nested", "removed" if setup.remove_nested else "kept"),
         ("dups", duplicates),
-        ("compat", COMPATIBILITY),
+        ("compat", COMPATIBILITIES[compat]),
         ("version", __version__),
     ]
+    if zeros is not None:
+        fields.insert(-3, ("zeros", zeros))
     if bootstrap is not None:
         n, seed, ci = bootstrap
         fields.insert(-2, ("bootstrap", f"{n}@{ci:g}%,seed={seed if seed is not None else 'none'}"))

@@ -21,6 +21,7 @@ from ..errors import CorefScoreError, InputError, UsageError
 from . import analyze, compare, convert, lab, metrics, report, score, scorer_pl, twins
 from .parser import (
     CEAF_FAMILY,
+    COMPATS,
     CONVERT_TARGETS,
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -38,6 +39,7 @@ from .parser import (
 __all__ = [
     "CEAF_FAMILY",
     "COMMANDS",
+    "COMPATS",
     "CONVERT_TARGETS",
     "EXIT_INPUT",
     "EXIT_INTERNAL",

@@ -9,8 +9,10 @@ from ..errors import UsageError
 from .output import emit, percent_of, warn
 from .parser import (
     EXIT_OK,
+    MATCHINGS,
     POLICIES,
     Subparsers,
+    add_compat_options,
     add_number_options,
     add_output_options,
     evaluation_of,
@@ -42,6 +44,17 @@ def add_parser(subparsers: Subparsers) -> None:
         "--seed", type=int, default=0, help="random seed (default 0: the same p-values every run)"
     )
     cmp.add_argument("--duplicates", choices=POLICIES, help="repeated spans (default: reference)")
+    add_compat_options(cmp)
+    cmp.add_argument(
+        "--match",
+        choices=MATCHINGS,
+        help="how response mentions meet key mentions (default exact; corefud: head)",
+    )
+    cmp.add_argument(
+        "--singletons",
+        choices=("keep", "drop"),
+        help="keep or drop one-mention entities (default keep; corefud: drop)",
+    )
     cmp.add_argument(
         "--names",
         metavar="A,B,...",
@@ -55,7 +68,7 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from ..io import read_corpus
+    from ..io import read_corefud, read_corpus
     from ..report.stats import format_ranking
     from ..scorer import score_corpora
     from ..stats import compare_systems
@@ -64,16 +77,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("compare needs at least two systems")
     if args.trials < 1 or not 0 < args.alpha < 1:
         raise UsageError("--trials must be >= 1 and --alpha between 0 and 1")
-    key = read_corpus(args.key, side="key")
     statistics: dict[str, Any] = {}
     # Every asked metric is tested and shown; the ranking metric is always among them.
     metrics = list(dict.fromkeys(args.metric or ["conll"]))
     if args.rank_by not in metrics:
         metrics.append(args.rank_by)
     names = names_option(args.names, args.systems)
-    evaluation = evaluation_of(args, metrics=metrics)
+    evaluation = evaluation_of(args, metrics=metrics, corefud=True)
+    read = read_corefud if evaluation.compat == "corefud" else read_corpus
+    key = read(args.key, side="key")
     for name, path in zip(names, args.systems):
-        response = read_corpus(path, side="response")
+        response = read(path, side="response")
         result = score_corpora(key, response, evaluation=evaluation)
         warn(result.warnings, args.quiet)
         statistics[name] = result.document_statistics
@@ -84,9 +98,10 @@ def run(args: argparse.Namespace) -> int:
         trials=args.trials,
         seed=args.seed,
         test=args.test,
-        metrics=metrics,
+        metrics=evaluation.metrics,
     )
     signature = evaluation.signature(significance=(args.test, args.trials, args.seed, args.alpha))
     ranking = replace(ranking, signature=signature)
-    emit(format_ranking(ranking, fmt=args.format, percent=percent_of(args)), args)
+    percent = percent_of(args, evaluation.compat)
+    emit(format_ranking(ranking, fmt=args.format, percent=percent), args)
     return EXIT_OK

@@ -38,11 +38,17 @@ def render_json(result: ScoreResult, extra: Mapping[str, Any] | None = None) -> 
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def percent_of(args: argparse.Namespace) -> Percent:
-    """How ``--digits`` and ``--round`` print percentages."""
+def percent_of(args: argparse.Namespace, compat: str = "conll") -> Percent:
+    """How ``--digits`` and ``--round`` print percentages: by default as the
+    official scorer of the evaluation prints them."""
     from ..report.numbers import Percent
 
-    return Percent(digits=args.digits, rounding=args.round)
+    official = "half-even" if compat == "corefud" else "truncate"
+    rounding = args.round or official
+    scorer = "corefud-scorer" if compat == "corefud" else "scorer.pl"
+    return Percent(
+        digits=args.digits, rounding=rounding, printed_by=scorer if rounding == official else None
+    )
 
 
 def render(
@@ -65,6 +71,10 @@ def render(
         return render_json(result)
     if fmt == "perl":
         return format_perl(result, metrics)
+    if fmt == "corefud":
+        from ..report.corefud import format_corefud
+
+        return format_corefud(result)
     if fmt in ("csv", "markdown", "latex"):
         from ..report import tables
 

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
 # Kept here, not imported, so that --help and --version load no numpy.
 POLICIES = ("reference", "first", "strict")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-MATCHINGS = ("exact", "head", "min-span", "overlap")
+MATCHINGS = ("exact", "head", "min-span", "overlap", "partial")
+COMPATS = ("auto", "conll", "corefud")
+#: --preset: the official settings of the CRAC shared tasks (corefud-scorer).
+PRESETS: dict[str, dict[str, str]] = {
+    "crac22": {"compat": "corefud", "match": "partial", "singletons": "drop", "zeros": "linear"},
+    "crac23": {"compat": "corefud", "match": "head", "singletons": "drop", "zeros": "linear"},
+    "crac24": {"compat": "corefud", "match": "head", "singletons": "drop", "zeros": "dependent"},
+}
+PRESETS["crac"] = PRESETS["crac24"]
 FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
 CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
@@ -87,12 +95,13 @@ def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> 
         "(default; cross-document: first); first = keep the first copy on both sides; "
         "strict = keep the first in the response, a repeated key span is an error",
     )
+    add_compat_options(p)
     p.add_argument(
         "--match",
         choices=MATCHINGS,
-        default="exact",
         help="how a response mention is paired with a key mention (its twin): exact span "
-        "(default), same syntactic head, MUC-style MIN span, or token overlap; one-to-one",
+        "(default; corefud: head), same syntactic head, MUC-style MIN span, token overlap, "
+        "or (corefud) partial; one-to-one",
     )
     p.add_argument(
         "--head-column",
@@ -105,8 +114,7 @@ def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> 
     p.add_argument(
         "--singletons",
         choices=("keep", "drop"),
-        default="keep",
-        help="keep or drop one-mention entities, on both sides (default: keep)",
+        help="keep or drop one-mention entities, on both sides (default: keep; corefud: drop)",
     )
     p.add_argument("--key-singletons", choices=("keep", "drop"), help="override for the key")
     p.add_argument(
@@ -116,6 +124,30 @@ def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> 
         "--remove-nested", action="store_true", help="keep only maximal spans on each side"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def add_compat_options(p: argparse.ArgumentParser) -> None:
+    """--compat, --preset and --zeros: whose evaluation is reproduced."""
+    p.add_argument(
+        "--compat",
+        choices=COMPATS,
+        default="auto",
+        help="whose numbers: conll = the CoNLL reference scorer v8.01; corefud = "
+        "corefud-scorer v1.2 of the CRAC shared tasks; auto (default): corefud for two "
+        "CoNLL-U files, else conll",
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        help="an official setting: crac (= crac24: head match, singletons dropped, zeros "
+        "paired by dependencies), crac23 (head, linear zeros), crac22 (partial, linear zeros)",
+    )
+    p.add_argument(
+        "--zeros",
+        choices=("dependent", "linear"),
+        help="corefud: pair zero mentions by their enhanced dependencies first (dependent, "
+        "default) or as words like other mentions (linear)",
+    )
 
 
 def add_bootstrap_options(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
@@ -143,9 +175,8 @@ def add_number_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--round",
         choices=("truncate", "half-even"),
-        default="truncate",
-        help="truncate (default: the reference scorer's digits, as in published tables) or "
-        "round half to even",
+        help="truncate (default: scorer.pl's digits, as in published CoNLL tables) or round "
+        "half to even (the default of the CorefUD evaluation: corefud-scorer's digits)",
     )
 
 
@@ -155,20 +186,36 @@ def add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> No
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
 
 
-def evaluation_of(args: argparse.Namespace, *, metrics: Any = None) -> Evaluation:
+def evaluation_of(
+    args: argparse.Namespace, *, metrics: Any = None, corefud: bool = False
+) -> Evaluation:
     """The one :class:`~corefscore.evaluation.Evaluation` of a command's options.
 
     ``metrics`` overrides ``-m`` (e.g. the metrics ``--format perl`` needs).
-    Options a command does not have keep their defaults.
+    Options a command does not have keep their defaults. ``corefud``: the
+    command can run the CorefUD evaluation, which ``--compat auto`` then
+    chooses for two CoNLL-U files; the other commands work on the CoNLL
+    evaluation.
     """
     from ..evaluation import Evaluation
 
     given = getattr(args, "metric", None)
+    chosen = _preset(args)
+    compat = chosen.get("compat", "auto")
+    if compat == "auto":
+        compat = _auto_compat(args) if corefud else "conll"
+    elif compat == "corefud" and not corefud:
+        raise UsageError(
+            f"corefscore {getattr(args, 'command', 'this command')} works on the CoNLL "
+            "evaluation; --compat corefud and --preset are for score and compare"
+        )
     return Evaluation.create(
         metrics=metrics if metrics is not None else given,
+        compat=compat,
+        zeros=chosen.get("zeros"),
         duplicates=getattr(args, "duplicates", None),
-        matching=getattr(args, "match", "exact"),
-        singletons=getattr(args, "singletons", "keep"),
+        matching=chosen.get("match"),
+        singletons=chosen.get("singletons"),
         key_singletons=getattr(args, "key_singletons", None),
         response_singletons=getattr(args, "response_singletons", None),
         remove_nested=getattr(args, "remove_nested", False),
@@ -178,6 +225,47 @@ def evaluation_of(args: argparse.Namespace, *, metrics: Any = None) -> Evaluatio
         key_scope=getattr(args, "key_scope", None) or "global",
         response_scope=getattr(args, "response_scope", None) or "global",
     )
+
+
+def _preset(args: argparse.Namespace) -> dict[str, Any]:
+    """compat, match, singletons and zeros: as given, else from --preset; a given option
+    that contradicts the preset is an error."""
+    names = ("compat", "match", "singletons", "zeros")
+    given = {n: getattr(args, n, None) for n in names}
+    if given["compat"] == "auto":
+        given["compat"] = None
+    preset = getattr(args, "preset", None)
+    if preset is None:
+        return {n: v for n, v in given.items() if v is not None}
+    out = dict(PRESETS[preset])
+    for name, value in given.items():
+        if value is not None and value != out[name]:
+            raise UsageError(
+                f"--preset {preset} sets --{name} {out[name]}; drop --{name} {value} or the preset"
+            )
+    return out
+
+
+def _auto_compat(args: argparse.Namespace) -> str:
+    """--compat auto: corefud when the key and every response are CoNLL-U files
+    (scored per document, on this machine)."""
+    from ..evaluation import default_compat
+    from ..io import detect_format
+
+    if getattr(args, "cross_document", False) or getattr(args, "engine", None) == "dask":
+        return "conll"
+
+    responses = (
+        getattr(args, "responses", None) or getattr(args, "systems", None) or [args.response]
+    )
+    key_format = getattr(args, "key_format", None) or detect_format(args.key, side="key")
+    for path in responses:
+        response_format = getattr(args, "response_format", None) or detect_format(
+            path, side="response"
+        )
+        if default_compat(key_format, response_format) != "corefud":
+            return "conll"
+    return "corefud"
 
 
 def reading_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..stats import BootstrapResult
 
 NAME = "score"
-FORMATS = ("text", "json", "perl", "csv", "markdown", "latex")
+FORMATS = ("text", "json", "perl", "corefud", "csv", "markdown", "latex")
 
 
 class Options(NamedTuple):
@@ -69,7 +69,8 @@ def add_parser(subparsers: Subparsers) -> None:
         choices=FORMATS,
         default="text",
         help="text: aligned table (default); json: stable schema; "
-        "perl: the reference scorer's TOTALS blocks, byte for byte; csv (full precision, "
+        "perl: the reference scorer's TOTALS blocks, byte for byte; corefud: corefud-scorer's "
+        "lines (CorefUD evaluation); csv (full precision, "
         "per document too with --per-document), markdown and latex: tables for papers",
     )
     p.add_argument(
@@ -144,24 +145,27 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: Formats that print an official scorer's own lines, and nothing else.
+_SCORER_OUTPUTS = ("perl", "corefud")
+
 # Combinations that have no meaning: (is it asked for, why not).
 _CONFLICTS: tuple[tuple[Callable[[argparse.Namespace], Any], str], ...] = (
     (
-        lambda a: a.format == "perl" and a.per_document,
-        "--per-document is not available with --format perl",
+        lambda a: a.format in _SCORER_OUTPUTS and a.per_document,
+        "--per-document is not available with --format perl or corefud",
     ),
     (
-        lambda a: a.regimes and (a.format == "perl" or a.per_document or a.show_alignment),
-        "--regimes prints one table; it cannot be combined with --format perl, "
+        lambda a: a.regimes and (a.format in _SCORER_OUTPUTS or a.per_document or a.show_alignment),
+        "--regimes prints one table; it cannot be combined with --format perl or corefud, "
         "--per-document or --show-alignment",
     ),
     (
-        lambda a: a.show_alignment and a.format == "perl",
-        "--show-alignment is not available with --format perl",
+        lambda a: a.show_alignment and a.format in _SCORER_OUTPUTS,
+        "--show-alignment is not available with --format perl or corefud",
     ),
     (
-        lambda a: a.bootstrap is not None and a.format == "perl",
-        "--bootstrap is not available with --format perl",
+        lambda a: a.bootstrap is not None and a.format in _SCORER_OUTPUTS,
+        "--bootstrap is not available with --format perl or corefud",
     ),
     (
         lambda a: a.engine != "dask" and (a.scheduler is not None or a.workers is not None),
@@ -186,6 +190,23 @@ def _options(args: argparse.Namespace) -> Options:
     for asked, why in _CONFLICTS:
         if asked(args):
             raise UsageError(why)
+    evaluation = evaluation_of(args, corefud=True)
+    if evaluation.compat == "corefud":
+        if args.regimes or args.show_alignment:
+            raise UsageError(
+                "--regimes and --show-alignment work on the CoNLL evaluation; add --compat conll"
+            )
+        if args.format == "perl":
+            raise UsageError(
+                "--format perl prints the CoNLL reference scorer's output; the CorefUD "
+                "evaluation prints as corefud-scorer with --format corefud"
+            )
+        return Options(evaluation.metric_names, evaluation)
+    if args.format == "corefud":
+        raise UsageError(
+            "--format corefud prints the CorefUD evaluation's output: two CoNLL-U files, or "
+            "--compat corefud"
+        )
     metrics = resolve_metrics(args.metric)
     computed = metrics
     if args.format == "perl" and "mentions" not in metrics:
@@ -237,7 +258,7 @@ def _bootstrap(
     assert result.document_statistics is not None
     intervals = bootstrap(
         result.document_statistics,
-        metrics=list(result.metrics),
+        metrics=options.evaluation.metrics,
         n=args.bootstrap,
         ci=args.ci,
         seed=args.seed,
@@ -272,7 +293,7 @@ def _render(
         if alignments is not None:
             extra["alignments"] = {d: a.to_dict() for d, a in alignments.items()}
         return render_json(result, extra)
-    percent = percent_of(args)
+    percent = percent_of(args, options.evaluation.compat)
     out = render(result, args.format, options.metrics, args.per_document, percent)
     if intervals is not None:
         from ..report.stats import format_bootstrap

@@ -47,6 +47,8 @@ class Capability:
     #: with segment statistics, on a table of many documents).
     metrics: str
     optional_mentions: bool
+    #: The evaluations it reproduces (``Evaluation.compat``).
+    compats: tuple[str, ...] = ("conll",)
 
 
 _ALL_REGIMES = ("singletons", "gold_mentions", "anaphoric_only", "remove_nested")
@@ -77,6 +79,7 @@ CAPABILITIES: dict[str, Capability] = {
         regimes=_ALL_REGIMES,
         metrics="any",
         optional_mentions=True,
+        compats=("conll", "corefud"),
     ),
     "columnar": _COLUMNAR,
     "dask": Capability(
@@ -95,6 +98,11 @@ def unsupported(evaluation: Evaluation, capability: Capability) -> list[str]:
     """The parts of ``evaluation`` that ``capability`` lacks, as option names."""
     regime = evaluation.regime
     missing: list[str] = []
+    if evaluation.compat != "conll":
+        # The CorefUD evaluation is a pipeline of its own (corefscore.corefud),
+        # which validates its options itself.
+        supported = evaluation.compat in capability.compats
+        return [] if supported else [option("compat", evaluation.compat)]
     if evaluation.scope.cross_document and not capability.cross_document:
         missing.append(option("cross_document"))
     if evaluation.duplicates not in capability.duplicates:
@@ -149,6 +157,8 @@ def _join(items: Iterable[str]) -> str:
 def choose(evaluation: Evaluation, *, arrays: bool = False) -> str:
     """The engine for an evaluation: columnar for cross-document scoring, and for
     mention arrays when it can run the evaluation; else the object engine."""
+    if evaluation.compat != "conll":
+        return "objects"
     if evaluation.scope.cross_document:
         return "columnar"
     if arrays and not unsupported(evaluation, _COLUMNAR):

@@ -28,6 +28,10 @@ def score_pair(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
 ) -> Statistics:
     """The statistics of every metric on one key/response document pair."""
+    if evaluation.compat == "corefud":
+        from ..corefud import score_pair as score_corefud_pair
+
+        return score_corefud_pair(key, response, evaluation, warnings)
     table = tabulate(key, response, evaluation, warnings)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
 
@@ -79,10 +83,18 @@ def document_statistics(
 ) -> dict[str, Statistics]:
     """The statistics of every paired document, in pairing order."""
     warnings.extend(pairing.warnings)
+    total = len(pairing.documents)
+    pairs = document_pairs(key, response, pairing, warnings, compat=evaluation.compat)
+    if evaluation.compat == "corefud":
+        # Each metric reads its own resolution of the pair (corefscore.corefud).
+        out: dict[str, Statistics] = {}
+        for done, (key_doc, response_doc) in enumerate(pairs, 1):
+            out[key_doc.doc_id] = score_pair(key_doc, response_doc, evaluation, warnings)
+            if progress is not None:
+                progress(done, total)
+        return out
     warned = min_span_warning(evaluation, (key.documents[d] for d in pairing.documents))
     tables = []
-    total = len(pairing.documents)
-    pairs = document_pairs(key, response, pairing, warnings)
     for done, (key_doc, response_doc) in enumerate(pairs, 1):
         if warned is not None and key_doc.doc_id == warned[0]:
             warnings.append(warned[1])

@@ -58,6 +58,23 @@ def read_corpus(
     return read_muc_sgml(path)
 
 
+def read_corefud(
+    path: str | os.PathLike[str], *, format: str | None = None, side: str = "key"
+) -> Corpus:
+    """A CoNLL-U file as the CorefUD evaluation reads it: with its syntax and
+    empty nodes (``corefscore.corefud``); any other format is an error."""
+    fmt = check_format(format) if format is not None else detect_format(path, side=side)
+    if fmt != "conllu":
+        raise InputError(
+            f"the CorefUD evaluation scores CoNLL-U files, and this {side} file is {fmt}; "
+            "convert it ('corefscore convert --to conllu') or choose --compat conll",
+            path=os.fspath(path),
+        )
+    from .conllu import read_conllu
+
+    return read_conllu(path, empty_nodes=True, syntax=True)
+
+
 def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:
     """Whether ``path`` (in ``format``, if given) is a mention table (``.tsv``, ``.mentions``)."""
     from .mentiontable import is_mention_table as named
@@ -111,6 +128,7 @@ __all__ = [
     "is_mention_table",
     "read_conll",
     "read_conll_text",
+    "read_corefud",
     "read_corpus",
     "read_mentions",
 ]

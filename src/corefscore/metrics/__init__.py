@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable
 
 from ..contingency import ContingencyTable
 from ..errors import UsageError
-from . import ace, bcub, blanc, ceaf, lea, mentions, muc, twinless
+from . import ace, bcub, blanc, ceaf, lea, mentions, mor, muc, twinless, zero
 from .base import BlancScore, Metric, MetricScore
 
 Statistics = Callable[[ContingencyTable], tuple[float, ...]]
 
-_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace)
+_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace, mor, zero)
 
 #: Report order: the core metrics first, then the variants in the order of the docs.
 ORDER: tuple[str, ...] = (
@@ -38,6 +38,8 @@ ORDER: tuple[str, ...] = (
     "blanc-gold",
     "lea-uniform",
     "ace-value",
+    "mor",
+    "zero",
 )
 
 
@@ -66,6 +68,10 @@ for _metric in REGISTRY.values():
 
 MetricSpec = str | Metric
 
+#: Built-in metrics that take a built-in metric's name in another evaluation
+#: (``blanc`` as corefud-scorer combines it), reported in that metric's place.
+ALTERNATIVES: dict[str, Metric] = {blanc.BLANC_COREFUD.name: blanc.BLANC_COREFUD}
+
 
 def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
     """Normalise a metric selection to ``Metric`` objects, in report order.
@@ -80,8 +86,13 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     items: list[MetricSpec] = [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
     chosen: set[str] = set()
     custom: dict[str, Metric] = {}
+    replaced: dict[str, Metric] = {}
     for item in items:
         if isinstance(item, Metric):
+            if ALTERNATIVES.get(item.name) is item:
+                replaced[item.name] = item
+                chosen.add(item.name)
+                continue
             if item.name in REGISTRY and REGISTRY[item.name] is not item:
                 raise UsageError(
                     f"custom metric name {item.name!r} is taken by a built-in metric; rename it"
@@ -108,7 +119,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
                 )
     if not chosen and not custom:
         raise UsageError("no metric selected")
-    builtin = tuple(m for name, m in REGISTRY.items() if name in chosen)
+    builtin = tuple(replaced.get(name, m) for name, m in REGISTRY.items() if name in chosen)
     return builtin + tuple(m for name, m in custom.items() if name not in chosen)
 
 
@@ -123,6 +134,7 @@ def to_score(name: str, stats: tuple[float, ...]) -> MetricScore:
 
 
 __all__ = [
+    "ALTERNATIVES",
     "CONLL_PARTS",
     "METRICS",
     "ORDER",

@@ -24,6 +24,7 @@ to the letter (see docs/metrics.md):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -188,6 +189,27 @@ def score(stats: tuple[float, ...]) -> BlancScore:
         recall, precision, f1 = coref.recall, coref.precision, coref.f1
     else:
         recall = precision = f1 = 0.0
+    return BlancScore.combined(recall, precision, f1, coref, noncoref)
+
+
+def score_corefud(stats: tuple[float, ...]) -> BlancScore:
+    """Combine the summed link counts as corefud-scorer v1.2 does.
+
+    It averages recall, precision and F1 over the parts (coreference,
+    non-coreference) that have links on *either* side, where the reference
+    scorer looks at the key only: a part with key links and no response
+    links is averaged in with precision 0 (and the reverse with recall 0).
+    F1 is the mean of the parts' F1s; with no links at all, BLANC is 0.
+    """
+    nrc, drc, npc, dpc, nrn, drn, npn, dpn = stats
+    coref = MetricScore.from_counts(nrc, drc, npc, dpc)
+    noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
+    parts = [s for s, r_den, p_den in ((coref, drc, dpc), (noncoref, drn, dpn)) if r_den or p_den]
+    if not parts:
+        return BlancScore.combined(0.0, 0.0, 0.0, coref, noncoref)
+    recall = sum(s.recall for s in parts) / len(parts)
+    precision = sum(s.precision for s in parts) / len(parts)
+    f1 = sum(s.f1 for s in parts) / len(parts)
     return BlancScore.combined(recall, precision, f1, coref, noncoref)
 
 
@@ -398,4 +420,11 @@ DEFINITIONS: tuple[Metric, ...] = (
         width=9,
         symmetric=False,
     ),
+)
+
+#: BLANC of the CorefUD evaluation: the same link counts, combined by ``score_corefud``.
+BLANC_COREFUD = replace(
+    DEFINITIONS[0],
+    combine=score_corefud,
+    citation=DEFINITIONS[0].citation + "; combined as corefud-scorer v1.2 (CRAC shared tasks)",
 )

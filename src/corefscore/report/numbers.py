@@ -24,6 +24,8 @@ class Percent:
 
     digits: int = 2
     rounding: str = "truncate"
+    #: The official scorer that prints these digits, for the note (``None``: say none).
+    printed_by: str | None = "scorer.pl"
 
     def __post_init__(self) -> None:
         if not 0 <= self.digits <= 12:
@@ -46,9 +48,10 @@ class Percent:
     @property
     def note(self) -> str:
         """What the printed percentages are, for the foot of a table."""
+        by = f", as {self.printed_by} prints them" if self.printed_by else ""
         if self.rounding == "truncate":
-            return f"percentages truncated to {self.digits} decimals, as scorer.pl prints them"
-        return f"percentages rounded half to even to {self.digits} decimals"
+            return f"percentages truncated to {self.digits} decimals{by}"
+        return f"percentages rounded half to even to {self.digits} decimals{by}"
 
 
 #: The default: two decimals, truncated, as the reference scorer and published tables.

@@ -13,6 +13,8 @@ LABELS = {
     "ceafe": "CEAFe",
     "blanc": "BLANC",
     "lea": "LEA",
+    "mor": "MOR",
+    "zero": "zero",
     "conll": "CoNLL",
 }
 
