@@ -112,7 +112,7 @@ def test_corefud_refuses_a_changed_word_naming_the_sentence(tmp_path: Path) -> N
     with pytest.raises(InputError) as err:
         corefscore.score_files(key, response)
     assert str(err.value) == (
-        f"{response}: document 'd1', sentence 2 (2), word 2: key 'slept', response 'sleeps'; "
+        f"{response}:8: document 'd1', sentence 2 (2), word 2: key 'slept', response 'sleeps'; "
         "key and response must be the same words"
     )
 

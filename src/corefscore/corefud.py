@@ -41,7 +41,7 @@ dependencies), corefscore scores, as ``docs/compatibility.md`` lists.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -97,8 +97,11 @@ class UDMention:
         return (self.first, self.last, len(self.words))
 
 
-def ud_clusters(doc: Document, *, head_identity: bool) -> list[list[UDMention]]:
-    """The document's entities as word-set mentions (needs its CoNLL-U syntax).
+def ud_clusters(
+    doc: Document, *, head_identity: bool, order: Sequence[int] | None = None
+) -> list[list[UDMention]]:
+    """The document's entities as word-set mentions (needs its CoNLL-U syntax), in
+    ``order`` (entity indices; default: ``entity_orders`` of this document alone).
 
     Read the file with ``syntax=True`` and ``empty_nodes=True``: token
     positions are then the document's nodes, and the syntax names each one.
@@ -122,7 +125,10 @@ def ud_clusters(doc: Document, *, head_identity: bool) -> list[list[UDMention]]:
         return found
 
     clusters: list[list[UDMention]] = []
-    for e, entity in enumerate(doc.entities):
+    if order is None:
+        order = _local_order(doc)
+    for e in order:
+        entity = doc.entities[e]
         mentions: list[UDMention] = []
         for k, (start, end) in enumerate(entity):
             pieces = doc.pieces[e][k] if doc.pieces else None
@@ -148,6 +154,48 @@ def ud_clusters(doc: Document, *, head_identity: bool) -> list[list[UDMention]]:
             )
         clusters.append(mentions)
     return clusters
+
+
+def entity_orders(documents: Iterable[Document]) -> dict[str, tuple[int, ...]]:
+    """Each document's entities in udapi's order, as corefud-scorer takes them.
+
+    udapi orders the entities of the whole file by their first mention (first
+    word; at the same word the longer mention; then the last word; then the
+    entity id), and an entity id names one entity across documents: an entity
+    that began in an earlier document comes first. The order decides which
+    entity a mention repeated in two entities is found through (the last).
+    """
+    first_seen: dict[str, tuple[int, tuple[int, int, int, str]]] = {}
+    out: dict[str, tuple[int, ...]] = {}
+    for n, doc in enumerate(documents):
+        keys = _entity_keys(doc)
+        for e, label in enumerate(doc.labels):
+            first_seen.setdefault(label, (n, keys[e]))
+        out[doc.doc_id] = tuple(
+            sorted(range(len(doc.entities)), key=lambda e: first_seen[doc.labels[e]])
+        )
+    return out
+
+
+def _local_order(doc: Document) -> tuple[int, ...]:
+    keys = _entity_keys(doc)
+    return tuple(sorted(range(len(doc.entities)), key=keys.__getitem__))
+
+
+def _entity_keys(doc: Document) -> list[tuple[int, int, int, str]]:
+    """Each entity's first mention as udapi sorts mentions (token positions count
+    empty nodes, so they follow the words' order)."""
+    keys = []
+    for e, entity in enumerate(doc.entities):
+        best = None
+        for k, (start, end) in enumerate(entity):
+            pieces = doc.pieces[e][k] if doc.pieces else None
+            size = sum(b - a + 1 for a, b in pieces) if pieces else end - start + 1
+            key = (start, -size, end, doc.labels[e])
+            if best is None or key < best:
+                best = key
+        keys.append(best if best is not None else (-1, 0, -1, doc.labels[e]))
+    return keys
 
 
 def _deps(raw: str, sentence: int, doc: Document) -> tuple[tuple[NodeKey, str], ...]:
@@ -197,16 +245,31 @@ class CorefUDPair:
 
 
 def prepare(
-    key_doc: Document, response_doc: Document, evaluation: Evaluation, warnings: list[str]
+    key_doc: Document,
+    response_doc: Document,
+    evaluation: Evaluation,
+    warnings: list[str],
+    *,
+    orders: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
 ) -> CorefUDPair:
-    """Deduplicate, drop singletons, match: the pair the CorefUD metrics read."""
+    """Deduplicate, drop singletons, match: the pair the CorefUD metrics read.
+
+    ``orders``: the key's and the response's entity order (``entity_orders`` of
+    their files; default: each document's own).
+    """
     head_identity = evaluation.regime.matching == "head"
     sides = []
-    for doc, keep in (
-        (key_doc, evaluation.regime.key_singletons == "keep"),
-        (response_doc, evaluation.regime.response_singletons == "keep"),
+    for doc, keep, side, order in (
+        (key_doc, evaluation.regime.key_singletons == "keep", "key", orders[0]),
+        (response_doc, evaluation.regime.response_singletons == "keep", "response", orders[1]),
     ):
-        clusters = [_dedup(c) for c in ud_clusters(doc, head_identity=head_identity)]
+        clusters = [_dedup(c) for c in ud_clusters(doc, head_identity=head_identity, order=order)]
+        crossing = sum(m.first[0] != m.last[0] for c in clusters for m in c)
+        if crossing:
+            warnings.append(
+                f"document {key_doc.doc_id!r}: {crossing} {side} mention(s) across sentences, "
+                "which CorefUD does not allow (corefud-scorer stops); each is scored as its words"
+            )
         if not keep:
             clusters = [c for c in clusters if len(c) > 1]
         sides.append(clusters)
@@ -407,10 +470,16 @@ def _table(
 
 
 def score_pair(
-    key_doc: Document, response_doc: Document, evaluation: Evaluation, warnings: list[str]
+    key_doc: Document,
+    response_doc: Document,
+    evaluation: Evaluation,
+    warnings: list[str],
+    *,
+    orders: tuple[Sequence[int] | None, Sequence[int] | None] = (None, None),
 ) -> Statistics:
-    """Every metric's statistics for one document pair, as the CorefUD scorer counts them."""
-    pair = prepare(key_doc, response_doc, evaluation, warnings)
+    """Every metric's statistics for one document pair, as the CorefUD scorer counts them
+    (``orders`` as for ``prepare``)."""
+    pair = prepare(key_doc, response_doc, evaluation, warnings, orders=orders)
     readings = tables(pair)
     out: Statistics = {}
     for metric in evaluation.metrics:
@@ -442,17 +511,20 @@ def check_alignment(key: Document, response: Document, warnings: list[str]) -> N
     k_sentences, r_sentences = _sentences(key), _sentences(response)
     for n, ((k_id, k_words), (r_id, r_words)) in enumerate(zip(k_sentences, r_sentences), 1):
         if k_id != r_id:
+            first = r_words[0][1] if r_words else None
             raise InputError(
                 f"document {key.doc_id!r}, sentence {n}: key sent_id {k_id!r} but response "
                 f"sent_id {r_id!r}; key and response must be the same sentences",
                 path=response.source,
+                line=first,
             )
-        for w, (a, b) in enumerate(zip(k_words, r_words), 1):
+        for w, ((a, _), (b, line)) in enumerate(zip(k_words, r_words), 1):
             if a != b:
                 raise InputError(
                     f"document {key.doc_id!r}, sentence {n} ({k_id}), word {w}: key "
                     f"{a!r}, response {b!r}; key and response must be the same words",
                     path=response.source,
+                    line=line,
                 )
         if len(r_words) < len(k_words):
             warnings.append(
@@ -466,15 +538,21 @@ def check_alignment(key: Document, response: Document, warnings: list[str]) -> N
         )
 
 
-def _sentences(doc: Document) -> list[tuple[str | None, list[str]]]:
+def _sentences(doc: Document) -> list[tuple[str | None, list[tuple[str, int | None]]]]:
+    """Each sentence's sent_id and its words (not empty nodes), with their lines."""
     syntax = doc.syntax
     assert syntax is not None and syntax.words is not None
     ids = syntax.node_ids or ()
+    lines = syntax.token_lines
     bounds = [*syntax.sentence_starts, len(syntax.words)]
     out = []
     for n, (a, b) in enumerate(pairwise(bounds)):
         sent_id = syntax.sentence_ids[n] if n < len(syntax.sentence_ids) else None
-        words = [syntax.words[t] for t in range(a, b) if not ids or "." not in ids[t]]
+        words = [
+            (syntax.words[t], lines[t] if lines else None)
+            for t in range(a, b)
+            if not ids or "." not in ids[t]
+        ]
         out.append((sent_id, words))
     return out
 
@@ -551,6 +629,7 @@ __all__ = [
     "check_alignment",
     "check_options",
     "corefud_metrics",
+    "entity_orders",
     "prepare",
     "score_pair",
     "tables",

@@ -56,6 +56,8 @@ class Syntax:
     node_ids: tuple[str, ...] | None = field(default=None, compare=False)
     deps: tuple[str, ...] | None = field(default=None, compare=False)
     sentence_ids: tuple[str | None, ...] = field(default=(), compare=False)
+    #: CoNLL-U: each token's line in its file, for messages.
+    token_lines: tuple[int, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from . import oracle
+from .differences import SCORED_AS_REPAIRED
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "corefud" / "cases"
 
@@ -231,7 +232,8 @@ def record(o: oracle.Oracle, folder: Path) -> dict[str, object]:
         combos[oracle.combo_id(combo)] = result
     out: dict[str, object] = {
         "case": folder.name,
-        "about": ABOUT.get(folder.name, ""),
+        "about": ABOUT.get(folder.name, "")
+        or f"repaired copy of {folder.parent.name}: {SCORED_AS_REPAIRED.get(folder.parent.name)}",
         "oracle": {"scorer": "ufal/corefud-scorer v1.2", **o.identity},
         "combinations": combos,
     }
@@ -245,11 +247,17 @@ def main() -> int:
     if isinstance(o, str):
         print(o, file=sys.stderr)
         return 1
-    for folder in sorted(p for p in CASES.iterdir() if p.is_dir()):
+    folders = sorted(p for p in CASES.iterdir() if p.is_dir())
+    # A crash's repaired copy (tests/corefud/differences.py) is recorded like a case.
+    folders += [p / "repaired" for p in folders if (p / "repaired").is_dir()]
+    for folder in folders:
         data = record(o, folder)
         (folder / "expected.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         errors = {v["error"]["type"] for v in data["combinations"].values() if not v["ok"]}  # type: ignore[attr-defined]
-        print(folder.name, "errors: " + ", ".join(sorted(errors)) if errors else "ok")
+        print(
+            folder.parent.name if folder.name == "repaired" else folder.name,
+            "errors: " + ", ".join(sorted(errors)) if errors else "ok",
+        )
     return 0
 
 

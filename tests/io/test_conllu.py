@@ -81,6 +81,10 @@ def test_gzip_file_reads_like_text(tmp_path: Path) -> None:
 
 # A discontinuous mention whose second part contains an empty node (3.1):
 # its nodes are a, c, E, d; head 3 is the empty node E.
+NO_DECLARATION = (
+    "{}: Entity= annotations without a '# global.Entity' declaration; their attributes "
+    "read in CorefUD's order eid-etype-head-other"
+)
 DISCONTINUOUS = "\n".join(
     [
         "# newdoc id = d2",  # 1 (no global.Entity: eid-etype-head-other)
@@ -119,6 +123,7 @@ def test_discontinuous_and_empty_nodes_left_out() -> None:
     assert corpus.warnings == (
         "<string>:1: document 'd2': dropped 1 mention(s) made only of empty nodes "
         "(read with empty_nodes=True to keep them)",
+        NO_DECLARATION.format("<string>"),
     )
     assert doc.syntax is not None
     assert doc.syntax.words == ("a", "b", "c", "d", "p", "r", "x", "z")
@@ -134,7 +139,7 @@ def test_discontinuous_and_empty_nodes_kept() -> None:
     assert doc.lines == ((2,), (8,), (13, 14), (13,))
     assert doc.pieces == ((((0, 0), (2, 4)),), (((5, 5), (7, 7)),), (None, None), (None,))
     assert doc.heads == ((3,), (7,), (9, 10), (9,))
-    assert corpus.warnings == ()
+    assert corpus.warnings == (NO_DECLARATION.format("<string>"),)
     assert doc.annotations == {}
     assert doc.syntax is not None
     assert doc.syntax.words == ("a", "b", "c", "E", "d", "p", "Q", "r", "x", "Y", "z")
@@ -188,6 +193,7 @@ def test_missing_newdoc_names_document_by_its_place() -> None:
         "document named '1' (its place in the file)",
         "/data/some/file.conllu.gz:3: '# newdoc' without an id; document named '2' (its place "
         "in the file)",
+        NO_DECLARATION.format("/data/some/file.conllu.gz"),
     )
 
 

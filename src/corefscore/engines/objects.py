@@ -86,10 +86,22 @@ def document_statistics(
     total = len(pairing.documents)
     pairs = document_pairs(key, response, pairing, warnings, compat=evaluation.compat)
     if evaluation.compat == "corefud":
-        # Each metric reads its own resolution of the pair (corefscore.corefud).
+        # Each metric reads its own resolution of the pair (corefscore.corefud), with
+        # entities in the order of their whole file.
+        from ..corefud import entity_orders
+        from ..corefud import score_pair as score_corefud_pair
+
+        key_orders = entity_orders(key.documents.values())
+        response_orders = entity_orders(response.documents.values())
         out: dict[str, Statistics] = {}
         for done, (key_doc, response_doc) in enumerate(pairs, 1):
-            out[key_doc.doc_id] = score_pair(key_doc, response_doc, evaluation, warnings)
+            orders = (
+                key_orders.get(key_doc.doc_id),
+                response_orders.get(pairing.response_id(key_doc.doc_id)),
+            )
+            out[key_doc.doc_id] = score_corefud_pair(
+                key_doc, response_doc, evaluation, warnings, orders=orders
+            )
             if progress is not None:
                 progress(done, total)
         return out

@@ -72,7 +72,7 @@ def read_corefud(
         )
     from .conllu import read_conllu
 
-    return read_conllu(path, empty_nodes=True, syntax=True)
+    return read_conllu(path, empty_nodes=True, syntax=True, drop_unclosed=True)
 
 
 def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:

@@ -131,17 +131,23 @@ _GLOBAL_WORD = int.from_bytes(b"global.", "little")
 
 
 def read_conllu(
-    path: str | os.PathLike[str], *, empty_nodes: bool = False, syntax: bool = True
+    path: str | os.PathLike[str],
+    *,
+    empty_nodes: bool = False,
+    syntax: bool = True,
+    drop_unclosed: bool = False,
 ) -> Corpus:
     """Read a CorefUD CoNLL-U file (plain or gzipped).
 
     ``syntax=False`` reads only the coreference: ``Document.syntax`` is then
     ``None`` and the HEAD column is not checked; everything else (mentions,
     heads, types, warnings, errors) is as with ``syntax=True``, several times
-    faster.
+    faster. A mention opened and never closed is an error, or, with
+    ``drop_unclosed`` (the CorefUD evaluation: udapi's reading), dropped with
+    a warning.
     """
     name = os.fspath(path)
-    reader = _Reader(name, empty_nodes, syntax)
+    reader = _Reader(name, empty_nodes, syntax, drop_unclosed)
     for block in _file_blocks(name, reader):
         reader.block(block)
     return reader.corpus()
@@ -370,8 +376,10 @@ class _DocumentBuilder:
             # Only the attributes up to the last one used are split apart.
             values = attributes.split("-", self.split_limit)
             raw = self.attribute(values, self.head_at) or None
-            # Past 18 digits the head is out of any mention (and int() may refuse it).
-            number = int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
+            # 0: not a number. Past 18 digits the head is out of any mention (and
+            # int() may refuse it).
+            digits = raw is not None and raw.isascii() and raw.isdigit()
+            number = (int(raw) if len(raw) < 19 else 10**18) if raw and digits else 0
             info = (raw, number, self.attribute(values, self.etype_at) or None)
         if len(self.infos) < _CACHE_LIMIT:
             self.infos[attributes] = info
@@ -438,7 +446,7 @@ class _DocumentBuilder:
                 # attribute says, and head 0 means no head: as udapi reads them.
                 if raw is not None and raw != "0":
                     size = node - start + 1
-                    if size > 1 and not 1 <= number <= size:
+                    if (size > 1 and not 1 <= number <= size) or not number:
                         raise self.head_error(raw, eid, size, line)
                     self.has_heads = True
                     head = start + number - 1 if size > 1 else start
@@ -598,8 +606,8 @@ class _DocumentBuilder:
             raw = self.attribute(attributes, self.head_at)
             if raw and raw != "0":
                 size = last - first + 1
-                if size > 1 and (
-                    not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= size
+                if not (raw.isascii() and raw.isdigit()) or (
+                    size > 1 and not 1 <= int(raw) <= size
                 ):
                     raise self.head_error(raw, eid, size, line)
                 self.has_heads = True
@@ -634,7 +642,7 @@ class _DocumentBuilder:
         )
         if raw and raw != "0":
             many = len(nodes) > 1
-            if many and (not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= len(nodes)):
+            if not (raw.isascii() and raw.isdigit()) or (many and not 1 <= int(raw) <= len(nodes)):
                 raise self.head_error(raw, eid, len(nodes), line)
             self.has_heads = True
             token = self.token_of(nodes[int(raw) - 1 if many else 0])
@@ -662,15 +670,35 @@ class _DocumentBuilder:
             self.types[idx] = self.attribute(attributes, self.etype_at) or None
 
     def head_error(self, raw: str, eid: str, size: int, line: int) -> InputError:
+        if not (raw.isascii() and raw.isdigit()):
+            return self.error(
+                f"head {shown(raw)} of a mention of entity {shown(eid)} is not a number "
+                "(a 1-based position within the mention)",
+                line,
+            )
         return self.error(
             f"head {shown(raw)} of a mention of entity {shown(eid)} is not a position within "
             f"its {size} node(s) (1-based)",
             line,
         )
 
-    def finish(self, warnings: list[str], syntax: bool, empty_nodes: bool, tokens: int) -> Document:
+    def finish(
+        self,
+        warnings: list[str],
+        syntax: bool,
+        empty_nodes: bool,
+        tokens: int,
+        drop_unclosed: bool = False,
+    ) -> Document:
         unclosed = [(ln, key) for key, st in self.open.items() for _, ln, _ in st]
-        if unclosed:
+        if unclosed and drop_unclosed:
+            lineno, key = min(unclosed)
+            warnings.append(
+                f"{self.source}:{lineno}: document {self.doc_id!r}: {len(unclosed)} mention(s) "
+                f"opened and never closed, e.g. {shown('(' + key)}; dropped, as udapi "
+                "(corefud-scorer) drops them"
+            )
+        elif unclosed:
             lineno, key = min(unclosed)
             raise self.error(
                 f"mention {shown('(' + key)} opened here is never closed "
@@ -743,7 +771,15 @@ class _DocumentBuilder:
             node_ids=tuple(self.node_ids),
             deps=tuple(self.deps),
             sentence_ids=tuple(self.sent_ids),
+            token_lines=tuple(line for _, _, line in self.raw_heads),
         )
+
+
+def _has_attributes(doc: Document) -> bool:
+    """Whether an entity type or a head was read from the attributes after the id."""
+    return any(t is not None for t in doc.entity_types) or any(
+        h is not None for hs in doc.heads for h in hs
+    )
 
 
 class _Reader:
@@ -760,14 +796,16 @@ class _Reader:
     lines found are handed to ``line``.
     """
 
-    def __init__(self, source: str, empty_nodes: bool, syntax: bool):
+    def __init__(self, source: str, empty_nodes: bool, syntax: bool, drop_unclosed: bool = False):
         self.source = source
+        self.drop_unclosed = drop_unclosed
         self.empty_nodes = empty_nodes
         self.syntax = syntax
         self.warnings: list[str] = []
         self.documents: dict[str, Document] = {}
         self.first_seen: dict[str, int] = {}
         self.attributes = DEFAULT_ATTRIBUTES
+        self.declared = False  # a '# global.Entity' line was read
         self.doc: _DocumentBuilder | None = None
         self.kinds: dict[str, int] = {}
         self.lineno = 0  # lines read so far
@@ -784,7 +822,7 @@ class _Reader:
             nodes = self.nodes - builder.node_base
             tokens = nodes if self.empty_nodes else nodes - len(builder.empties)
             self.documents[builder.doc_id] = builder.finish(
-                self.warnings, self.syntax, self.empty_nodes, tokens
+                self.warnings, self.syntax, self.empty_nodes, tokens, self.drop_unclosed
             )
 
     def start(self, doc_id: str, lineno: int) -> _DocumentBuilder:
@@ -888,6 +926,7 @@ class _Reader:
                         lineno,
                     )
                 self.attributes = names
+                self.declared = True
                 if self.doc is not None:
                     self.doc.set_attributes(names)
 
@@ -1092,5 +1131,10 @@ class _Reader:
                 "not a CoNLL-U file: no token lines" if self.lineno else "empty file",
                 path=self.source,
                 line=1,
+            )
+        if not self.declared and any(_has_attributes(d) for d in self.documents.values()):
+            self.warnings.append(
+                f"{self.source}: Entity= annotations without a '# global.Entity' declaration; "
+                f"their attributes read in CorefUD's order {'-'.join(DEFAULT_ATTRIBUTES)}"
             )
         return Corpus(documents=self.documents, source=self.source, warnings=tuple(self.warnings))
