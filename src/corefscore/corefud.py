@@ -40,9 +40,9 @@ dependencies), corefscore scores, as ``docs/compatibility.md`` lists.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -114,16 +114,16 @@ def ud_clusters(
             path=doc.source,
         )
     node_ids = syntax.node_ids
-    starts = syntax.sentence_starts
-    keys: dict[int, NodeKey] = {}
-
-    def key(position: int) -> NodeKey:
-        found = keys.get(position)
-        if found is None:
-            sentence = max(bisect_right(starts, position), 1)
-            found = keys[position] = (sentence, float(node_ids[position]))
-        return found
-
+    bounds = [*syntax.sentence_starts, len(node_ids)]
+    # Each position's word: (sentence, 1-based; its ID as a number).
+    keys: list[NodeKey] = [
+        (sentence, float(node_ids[t]))
+        for sentence, (a, b) in enumerate(pairwise(bounds), 1)
+        for t in range(a, b)
+    ]
+    all_words = set(keys)
+    deps_column = syntax.deps
+    parsed_deps: dict[tuple[str, int], tuple[tuple[NodeKey, str], ...]] = {}
     clusters: list[list[UDMention]] = []
     if order is None:
         order = _local_order(doc)
@@ -132,20 +132,28 @@ def ud_clusters(
         mentions: list[UDMention] = []
         for k, (start, end) in enumerate(entity):
             pieces = doc.pieces[e][k] if doc.pieces else None
-            positions = [p for a, b in (pieces or ((start, end),)) for p in range(a, b + 1)]
-            words = [key(p) for p in positions]
+            if pieces:
+                words = [keys[p] for a, b in pieces for p in range(a, b + 1)]
+            else:
+                words = keys[start : end + 1]
             head_position = doc.heads[e][k] if doc.heads else None
             if head_position is None:
-                head_position = positions[0]  # the first word, as udapi sets it
-            head = key(head_position)
+                head_position = pieces[0][0] if pieces else start  # the first word, as udapi
+            head = keys[head_position]
             zero = "." in node_ids[head_position]
-            deps = _deps(syntax.deps[head_position] if syntax.deps else "_", head[0], doc)
+            # Parsed for every head, as the official scorer does (a bad one is an error).
+            raw = deps_column[head_position] if deps_column else "_"
+            deps = parsed_deps.get((raw, head[0]))
+            if deps is None:
+                line = syntax.token_lines[head_position] if syntax.token_lines else None
+                deps = _deps(raw, head[0], doc, all_words, line)
+                parsed_deps[(raw, head[0])] = deps
             word_set = frozenset(words)
             mentions.append(
                 UDMention(
                     words=word_set,
-                    first=min(words),
-                    last=max(words),
+                    first=words[0],
+                    last=words[-1],
                     head=head,
                     zero=zero,
                     deps=deps,
@@ -198,8 +206,11 @@ def _entity_keys(doc: Document) -> list[tuple[int, int, int, str]]:
     return keys
 
 
-def _deps(raw: str, sentence: int, doc: Document) -> tuple[tuple[NodeKey, str], ...]:
-    """The enhanced dependencies of a node: ((parent word, relation), ...)."""
+def _deps(
+    raw: str, sentence: int, doc: Document, words: set[NodeKey], line: int | None
+) -> tuple[tuple[NodeKey, str], ...]:
+    """The enhanced dependencies of a node: ((parent word, relation), ...); a parent
+    must be a word or empty node of the sentence, or 0 (the root)."""
     if raw in ("_", ""):
         return ()
     out = []
@@ -214,6 +225,14 @@ def _deps(raw: str, sentence: int, doc: Document) -> tuple[tuple[NodeKey, str], 
                 f"document {doc.doc_id!r}: bad DEPS item {item!r} of a mention head (expected "
                 "'HEAD:relation' items joined by '|')",
                 path=doc.source,
+                line=line,
+            )
+        if ord_ != 0 and (sentence, ord_) not in words:
+            raise InputError(
+                f"document {doc.doc_id!r}: DEPS item {item!r} of a mention head names node "
+                f"{parent}, which is not in its sentence",
+                path=doc.source,
+                line=line,
             )
         out.append(((sentence, ord_), relation))
     return tuple(out)
@@ -335,7 +354,7 @@ def _align(
         key_zeros = sorted((m for m in keys.values() if m.zero), key=_order)
         response_zeros = sorted((m for m in responses.values() if m.zero), key=_order)
         if key_zeros and response_zeros:
-            zero_pairs = _assignment(key_zeros, response_zeros, _zero_score)
+            zero_pairs = _assignment(key_zeros, response_zeros, "zeros")
             for k, s in zero_pairs:
                 keys.pop(k.identity, None)
                 responses.pop(s.identity, None)
@@ -350,9 +369,8 @@ def _align(
     rest: list[tuple[UDMention, UDMention]] = []
     matching = evaluation.regime.matching
     if matching != "exact" and keys and responses:
-        score = _partial_score if matching == "partial" else _head_score
         rest = _assignment(
-            sorted(keys.values(), key=_order), sorted(responses.values(), key=_order), score
+            sorted(keys.values(), key=_order), sorted(responses.values(), key=_order), matching
         )
     return exact + rest + zero_pairs
 
@@ -361,18 +379,168 @@ def _order(m: UDMention) -> tuple[NodeKey, NodeKey, int]:
     return m.order
 
 
+#: How often the assignment needed SciPy (ties): for the benchmark's notes.
+ASSIGNMENT_STATS = {"documents": 0, "scipy": 0}
+# Beyond this many response mentions in one component, ties are left to SciPy.
+_EXACT_COLUMNS = 12
+
+
 def _assignment(
-    keys: Sequence[UDMention],
-    responses: Sequence[UDMention],
-    score: Callable[[UDMention, UDMention], float],
+    keys: Sequence[UDMention], responses: Sequence[UDMention], kind: str
 ) -> list[tuple[UDMention, UDMention]]:
-    """The maximum-weight one-to-one pairs (scipy's assignment on the full matrix, rows
-    and columns in the official scorer's order), those of positive score."""
+    """The official scorer's one-to-one pairs: a maximum-weight assignment over the full
+    matrix (rows and columns in the official scorer's order), its pairs of positive score.
+
+    Only pairs that can score are looked at (the same head, the key head inside the
+    response, zeros of one sentence). Each connected component of them whose best
+    pairing is unique (in exact fractions) has that pairing, whatever the solver; only
+    when some component has several best pairings does the choice among them depend on
+    the solver, and then SciPy's ``linear_sum_assignment`` decides on the full matrix,
+    as in the official scorer.
+    """
+    edges = _edges(keys, responses, kind)
+    ASSIGNMENT_STATS["documents"] += 1
+    if not edges:
+        return []
+    chosen = _unique_best(edges)
+    if chosen is None:
+        ASSIGNMENT_STATS["scipy"] += 1
+        chosen = _scipy_assignment(edges, len(keys), len(responses))
+    return [(keys[i], responses[j]) for i, j in sorted(chosen)]
+
+
+# An edge: (key index, response index, float score as the official scorer computes it,
+# exact score).
+_Edge = tuple[int, int, float, Fraction]
+
+
+def _edges(keys: Sequence[UDMention], responses: Sequence[UDMention], kind: str) -> list[_Edge]:
+    out: list[_Edge] = []
+    if kind == "head":
+        by_head: dict[NodeKey, list[int]] = {}
+        for j, r in enumerate(responses):
+            by_head.setdefault(r.head, []).append(j)
+        for i, k in enumerate(keys):
+            for j in by_head.get(k.head, ()):
+                r = responses[j]
+                shared = len(k.words & r.words)
+                if shared:
+                    out.append((i, j, _head_score(k, r), Fraction(shared, len(k.words))))
+    elif kind == "partial":
+        by_word: dict[NodeKey, list[int]] = {}
+        for j, r in enumerate(responses):
+            for w in r.words:
+                by_word.setdefault(w, []).append(j)
+        for i, k in enumerate(keys):
+            for j in by_word.get(k.head, ()):
+                r = responses[j]
+                if r.words <= k.words:
+                    out.append((i, j, _partial_score(k, r), Fraction(len(r.words), len(k.words))))
+    else:
+        by_sentence: dict[int, list[int]] = {}
+        for j, r in enumerate(responses):
+            by_sentence.setdefault(r.head[0], []).append(j)
+        for i, k in enumerate(keys):
+            for j in by_sentence.get(k.head[0], ()):
+                r = responses[j]
+                exact = _zero_score_exact(k, r)
+                if exact > 0:
+                    out.append((i, j, _zero_score(k, r), exact))
+    return out
+
+
+def _unique_best(edges: list[_Edge]) -> list[tuple[int, int]] | None:
+    """The best pairing, when every component has exactly one; else ``None``."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x: tuple[str, int]) -> tuple[str, int]:
+        while parent.get(x, x) != x:
+            parent[x] = parent.get(parent[x], parent[x])
+            x = parent[x]
+        return x
+
+    for i, j, _, _ in edges:
+        a, b = find(("k", i)), find(("r", j))
+        if a != b:
+            parent[a] = b
+    components: dict[tuple[str, int], list[_Edge]] = {}
+    for edge in edges:
+        components.setdefault(find(("k", edge[0])), []).append(edge)
+    chosen: list[tuple[int, int]] = []
+    for members in components.values():
+        if len(members) == 1:
+            chosen.append((members[0][0], members[0][1]))
+            continue
+        found = _component_best(members)
+        if found is None:
+            return None
+        chosen += found
+    return chosen
+
+
+def _component_best(edges: list[_Edge]) -> list[tuple[int, int]] | None:
+    """The unique maximum-weight matching of one component (exact scores), or ``None``
+    when several tie or the component is too wide to enumerate."""
+    rows = sorted({e[0] for e in edges})
+    cols = sorted({e[1] for e in edges})
+    transpose = len(cols) > len(rows)
+    if transpose:
+        rows, cols = cols, rows
+        edges = [(j, i, f, x) for i, j, f, x in edges]
+    if len(cols) > _EXACT_COLUMNS:
+        return None
+    bit = {c: 1 << n for n, c in enumerate(cols)}
+    by_row: dict[int, list[tuple[int, Fraction]]] = {}
+    for i, j, _, x in edges:
+        by_row.setdefault(i, []).append((j, x))
+    memo: dict[tuple[int, int], tuple[Fraction, int]] = {}
+
+    def best(n: int, used: int) -> tuple[Fraction, int]:
+        """(best weight of rows[n:], how many matchings reach it)."""
+        if n == len(rows):
+            return Fraction(0), 1
+        found = memo.get((n, used))
+        if found is not None:
+            return found
+        top, count = best(n + 1, used)
+        for j, x in by_row.get(rows[n], ()):
+            if not used & bit[j]:
+                value, ways = best(n + 1, used | bit[j])
+                value += x
+                if value > top:
+                    top, count = value, ways
+                elif value == top:
+                    count += ways
+        memo[(n, used)] = (top, count)
+        return top, count
+
+    total, count = best(0, 0)
+    if count != 1:
+        return None
+    out: list[tuple[int, int]] = []
+    used = 0
+    for n, row in enumerate(rows):
+        rest, _ = best(n + 1, used)
+        if rest == total:
+            continue  # this row stays unpaired
+        for j, x in by_row.get(row, ()):
+            if not used & bit[j] and best(n + 1, used | bit[j])[0] + x == total:
+                out.append((j, row) if transpose else (row, j))
+                used |= bit[j]
+                total -= x
+                break
+    return out
+
+
+def _scipy_assignment(edges: list[_Edge], n_keys: int, n_responses: int) -> list[tuple[int, int]]:
+    """SciPy's assignment on the full matrix, as the official scorer computes it."""
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
-    sim = np.array([[score(k, s) for s in responses] for k in keys], dtype=np.float64)
+    sim = np.zeros((n_keys, n_responses), dtype=np.float64)
+    for i, j, f, _ in edges:
+        sim[i, j] = f
     rows, cols = linear_sum_assignment(-sim)
-    return [(keys[i], responses[j]) for i, j in zip(rows.tolist(), cols.tolist()) if sim[i, j] > 0]
+    return [(i, j) for i, j in zip(rows.tolist(), cols.tolist()) if sim[i, j] > 0]
 
 
 def _partial_score(key: UDMention, response: UDMention) -> float:
@@ -395,6 +563,21 @@ def _zero_score(key: UDMention, response: UDMention) -> float:
     deps = _f(set(key.deps), set(response.deps))
     parents = _f({p for p, _ in key.deps}, {p for p, _ in response.deps})
     return 10 * deps + parents
+
+
+def _zero_score_exact(key: UDMention, response: UDMention) -> Fraction:
+    if key.head[0] != response.head[0]:
+        return Fraction(0)
+    deps = _f_exact(set(key.deps), set(response.deps))
+    parents = _f_exact({p for p, _ in key.deps}, {p for p, _ in response.deps})
+    return 10 * deps + parents
+
+
+def _f_exact(a: set[Any], b: set[Any]) -> Fraction:
+    common = len(a & b)
+    if not a or not b or not common:
+        return Fraction(0)
+    return Fraction(2 * common, len(a) + len(b))
 
 
 def _f(a: set[Any], b: set[Any]) -> float:
@@ -508,6 +691,8 @@ def check_alignment(key: Document, response: Document, warnings: list[str]) -> N
     ks, rs = key.syntax, response.syntax
     if ks is None or rs is None or ks.words is None or rs.words is None:
         return
+    if ks.words == rs.words and ks.sentence_ids == rs.sentence_ids and ks.node_ids == rs.node_ids:
+        return  # the same sentences, words and empty nodes
     k_sentences, r_sentences = _sentences(key), _sentences(response)
     for n, ((k_id, k_words), (r_id, r_words)) in enumerate(zip(k_sentences, r_sentences), 1):
         if k_id != r_id:

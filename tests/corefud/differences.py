@@ -58,3 +58,17 @@ SCORED_BY_HAND: dict[str, dict[str, dict[str, tuple[float, float, float, float]]
         "head": {"muc": (2, 2, 2, 2), "bcub": (4, 4, 4, 4)},
     },
 }
+
+#: What corefscore does where the official scorer crashes (``oracle.CRASHES``):
+#: "scored" (docs/compatibility.md says how) or "refused" (one clear line).
+CRASH_POLICY: dict[str, str] = {
+    "no # newdoc before the first mention": "scored",
+    "discontinuous mention without a head value": "scored",
+    "zero with empty DEPS next to another zero (dependent)": "scored",
+    "mention across sentences": "scored",
+    "malformed DEPS on a mention head": "refused",
+    "DEPS names an empty node that is not there": "refused",
+    "DEPS parent out of range": "refused",
+    "SplitAnte/Bridge to an entity not yet defined": "scored",
+    "discontinuous subspans that cannot be paired": "refused",
+}

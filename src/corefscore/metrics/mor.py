@@ -51,16 +51,16 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
 
 
 def _region(region: list[tuple[UDMention, bool]]) -> int:
+    """The most words a one-to-one pairing of the region's mentions shares (only the
+    total counts, so any maximum pairing gives it)."""
     keys = [m for m, is_key in region if is_key]
     responses = [m for m, is_key in region if not is_key]
     if not keys or not responses:
         return 0
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+    from .ceaf import _maximum_assignment
 
-    overlap = np.array([[len(k.words & s.words) for s in responses] for k in keys])
-    rows, cols = linear_sum_assignment(overlap, maximize=True)
-    return int(overlap[rows, cols].sum())
+    overlap = [[float(len(k.words & s.words)) for s in responses] for k in keys]
+    return int(sum(overlap[i][j] for i, j in _maximum_assignment(overlap)))
 
 
 DEFINITIONS: tuple[Metric, ...] = (
