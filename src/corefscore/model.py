@@ -45,8 +45,8 @@ class Syntax:
     dependency_heads: tuple[int, ...] | None = None
     sentence_starts: tuple[int, ...] = ()
     #: CoNLL-U FEATS strings (``"Gender=Masc|Number=Sing|Person=3"``, ``"_"`` if none),
-    #: read for resolution classes only. Left out of equality because no writer
-    #: outputs FEATS yet, so round trips would otherwise differ.
+    #: for resolution classes and the CoNLL-U writer. Left out of equality because
+    #: only the CoNLL-U writer outputs them, so other round trips would differ.
     feats: tuple[str, ...] | None = field(default=None, compare=False)
     #: CoNLL-U: each token's ID column (``"5"``, ``"5.1"`` for an empty node),
     #: its enhanced dependencies (DEPS, ``"8:nsubj|9:obj"``), and each
@@ -55,6 +55,11 @@ class Syntax:
     #: hence out of equality.
     node_ids: tuple[str, ...] | None = field(default=None, compare=False)
     deps: tuple[str, ...] | None = field(default=None, compare=False)
+    #: CoNLL-U: each token's MISC column as read (``"SpaceAfter=No|Entity=(e1"``),
+    #: so that the CoNLL-U writer keeps the items it does not interpret
+    #: (``SplitAnte``, ``Bridge``, ``SpaceAfter``, ...). Out of equality: the
+    #: other writers cannot hold it.
+    misc: tuple[str, ...] | None = field(default=None, compare=False)
     sentence_ids: tuple[str | None, ...] = field(default=(), compare=False)
     #: CoNLL-U: each token's line in its file, for messages.
     token_lines: tuple[int, ...] | None = field(default=None, compare=False)

@@ -258,3 +258,156 @@ def test_conll_to_conllu_keeps_entities_and_scores(
     after = corefscore.score_corpora(key_u, resp_u).to_dict()
     assert after == before
     assert 0 < before["metrics"]["muc"]["recall"] < 1
+
+
+# --------------------------------------------------------------------------------------------
+# CoNLL-U to CoNLL-U: what the writer keeps from a CoNLL-U source
+
+# Numeric entity ids (as in GUM), which the writer prefixes with "e": SplitAnte
+# and Bridge must follow. "They" (1) and the zero 6.1 (4) have split antecedents
+# and a bridge; the zero carries DEPS naming a word and is a mention of its own;
+# "went" has items Entity= is inserted among (sorted by name, as udapi sorts).
+CORE_SOURCE = """\
+# global.Entity = eid-etype-head-other
+# newdoc id = d1
+# sent_id = s-one
+# text = John met Mary . They left
+1\tJohn\tJohn\tPROPN\t_\tNumber=Sing\t2\tnsubj\t2:nsubj\tEntity=(1-person-1)
+2\tmet\tmeet\tVERB\t_\t_\t0\troot\t0:root\tSpaceAfter=No
+3\tMary\tMary\tPROPN\t_\t_\t2\tobj\t2:obj\tEntity=(2-person-1)|SpaceAfter=No
+4\t.\t.\tPUNCT\t_\t_\t2\tpunct\t2:punct\t_
+5\tThey\tthey\tPRON\t_\t_\t6\tnsubj\t6:nsubj\tEntity=(3-person-1)|SplitAnte=1<3,2<3
+6\tleft\tleave\tVERB\t_\t_\t2\tconj\t2:conj\tMSeg=le-ft|Bridge=2<4:part|Entity=(4-place-1)
+6.1\t_\t_\t_\t_\t_\t_\t_\t6:nsubj\tEntity=(3-person-1)
+
+# sent_id = s-two
+# text = Mary went
+1\tMary\tMary\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(2-person-1)
+2\twent\tgo\tVERB\t_\t_\t0\troot\t0:root\tAlt=x|Gloss=went|SpaceAfter=No
+"""
+
+CORE_EXPECTED = """\
+# global.Entity = eid-etype-head-other
+# newdoc id = d1
+# sent_id = s-one
+# text = John met Mary . They left
+1\tJohn\t_\tPROPN\t_\tNumber=Sing\t2\tdep\t2:nsubj\tEntity=(e1-person-1)
+2\tmet\t_\tVERB\t_\t_\t0\troot\t0:root\tSpaceAfter=No
+3\tMary\t_\tPROPN\t_\t_\t2\tdep\t2:obj\tEntity=(e2-person-1)|SpaceAfter=No
+4\t.\t_\tPUNCT\t_\t_\t2\tdep\t2:punct\t_
+5\tThey\t_\tPRON\t_\t_\t6\tdep\t6:nsubj\tEntity=(e3-person-1)|SplitAnte=e1<e3,e2<e3
+6\tleft\t_\tVERB\t_\t_\t2\tdep\t2:conj\tMSeg=le-ft|Bridge=e2<e4:part|Entity=(e4-place-1)
+6.1\t_\t_\t_\t_\t_\t_\t_\t6:nsubj\tEntity=(e3-person-1)
+
+# sent_id = s-two
+# text = Mary went
+1\tMary\t_\tPROPN\t_\t_\t2\tdep\t2:nsubj\tEntity=(e2-person-1)
+2\twent\t_\tVERB\t_\t_\t0\troot\t0:root\tAlt=x|Gloss=went|SpaceAfter=No
+
+"""
+
+
+def test_conllu_source_keeps_misc_links_zeros_and_sentence_ids() -> None:
+    from corefscore.io.convert import render as convert_render
+
+    corpus = read_conllu_text(CORE_SOURCE, empty_nodes=True)
+    text, warnings = convert_render(corpus, to="conllu")
+    assert text == CORE_EXPECTED
+    assert warnings == []
+    # Written again, the output is unchanged (ids are valid now, nothing renamed).
+    again, _ = convert_render(read_conllu_text(text, empty_nodes=True), to="conllu")
+    assert again == CORE_EXPECTED
+
+
+def test_conllu_source_read_without_empty_nodes_loses_only_what_names_them() -> None:
+    from corefscore.io.convert import render as convert_render
+
+    corpus = read_conllu_text(CORE_SOURCE)  # the zero 6.1 is not a token here
+    text, warnings = convert_render(corpus, to="conllu")
+    assert "6.1\t" not in text
+    assert "SplitAnte=e1<e3,e2<e3" in text and "Bridge=e2<e4:part" in text
+    # The zero's mention went with it, said by the reader.
+    assert [w.split(": ", 1)[1] for w in warnings] == [
+        "document 'd1': dropped 1 mention(s) made only of empty nodes (read with "
+        "empty_nodes=True to keep them)"
+    ]
+
+
+def test_links_on_a_node_not_written_are_counted() -> None:
+    from corefscore.io.convert import render as convert_render
+
+    source = CORE_SOURCE.replace(
+        "6:nsubj\tEntity=(3-person-1)", "6:nsubj\tEntity=(3-person-1)|Bridge=1<3"
+    )
+    _, warnings = convert_render(read_conllu_text(source), to="conllu")
+    assert warnings[1:] == ["CoNLL-U has no place for bridging links; 1 not written"]
+
+
+def test_new_entity_item_goes_where_udapi_orders_it() -> None:
+    from corefscore.io.conllu_writer import _misc_column
+
+    assert _misc_column("Alt=x|SpaceAfter=No", "(e1)", {}) == "Alt=x|Entity=(e1)|SpaceAfter=No"
+    assert _misc_column("_", "(e1)", {}) == "Entity=(e1)"
+    assert _misc_column("Entity=(e1)|SpaceAfter=No", "", {}) == "SpaceAfter=No"
+    assert _misc_column("Entity=(e1)", "", {}) == "_"
+    assert (
+        _misc_column("Bridge=1<2:part,3<2|X=1<2", "", {"1": "e1", "2": "e2"})
+        == "Bridge=e1<e2:part,3<e2|X=1<2"
+    )
+
+
+def _misc_items(path: str) -> dict[tuple[str, str], list[str]]:
+    """Every node's MISC items but Entity=, by (sent_id, ID); numeric ids in links prefixed."""
+    items: dict[tuple[str, str], list[str]] = {}
+    sent_id = ""
+    with open(path, encoding="utf-8") as stream:
+        for line in stream:
+            line = line.rstrip("\n")
+            if line.startswith("# sent_id"):
+                sent_id = line.split("=", 1)[1].strip()
+            elif line and not line.startswith("#"):
+                fields = line.split("\t")
+                if "-" not in fields[0]:
+                    items[(sent_id, fields[0])] = [
+                        x for x in fields[9].split("|") if not x.startswith("Entity=")
+                    ]
+    return items
+
+
+@pytest.mark.parametrize("name", ["dev.key_gum", "dev.resp_xrenner"])
+def test_gum_conllu_to_conllu_keeps_every_node_misc_and_the_corefud_scores(
+    tmp_path: pytest.TempPathFactory, name: str
+) -> None:
+    from pathlib import Path
+
+    from corefscore import cli
+
+    source = shared_path("data", "real", "gum", "pairs", f"{name}.conllu")
+    target = Path(str(tmp_path)) / f"{name}.conllu"
+    assert cli.main(["convert", str(source), str(target), "--to", "conllu", "-q"]) == 0
+    before, after = _misc_items(str(source)), _misc_items(str(target))
+    assert list(after) == list(before)  # every node, empty nodes included, in order
+    relinked = 0
+    for node, items in before.items():
+        expected = []
+        for item in items:
+            key, _, value = item.partition("=")
+            if key in ("Bridge", "SplitAnte") and value[:1].isdigit():
+                relinked += 1
+                value = ",".join("e" + link.replace("<", "<e", 1) for link in value.split(","))
+                item = f"{key}={value}"
+            expected.append(item)
+        assert after[node] == expected, node
+    assert relinked > 100 if "key" in name else relinked == 0
+    # The converted file scores as the original under the CorefUD evaluation.
+    pairs = source.parent
+    other = "dev.resp_xrenner" if "key" in name else "dev.key_gum"
+    for match in ("head", "exact", "partial"):
+        original = [pairs / f"{name}.conllu", pairs / f"{other}.conllu"]
+        converted = [target, pairs / f"{other}.conllu"]
+        if "resp" in name:
+            original.reverse()
+            converted.reverse()
+        expected_scores = corefscore.score_files(*original, matching=match).to_dict()
+        converted_scores = corefscore.score_files(*converted, matching=match).to_dict()
+        assert converted_scores["metrics"] == expected_scores["metrics"], match

@@ -265,6 +265,7 @@ class _DocumentBuilder:
         self.feats: list[str] = []
         self.node_ids: list[str] = []
         self.deps: list[str] = []
+        self.misc: list[str] = []
         self.raw_heads: list[tuple[str, int, int]] = []  # (HEAD, sentence index, line)
         self.sentence_starts: list[int] = []
         self.sent_ids: list[str | None] = []
@@ -326,6 +327,7 @@ class _DocumentBuilder:
             self.feats.append(fields[5])
             self.node_ids.append(word_id)
             self.deps.append(fields[8])
+            self.misc.append(fields[9])
             self.raw_heads.append((fields[6], len(self.sentence_starts) - 1, lineno))
 
     def add_misc(self, misc: str, node: int, lineno: int) -> None:
@@ -770,6 +772,7 @@ class _DocumentBuilder:
             feats=tuple(self.feats) if any(f != "_" for f in self.feats) else None,
             node_ids=tuple(self.node_ids),
             deps=tuple(self.deps),
+            misc=tuple(self.misc),
             sentence_ids=tuple(self.sent_ids),
             token_lines=tuple(line for _, _, line in self.raw_heads),
         )

@@ -3,12 +3,16 @@
 The output is what ``corefscore.io.conllu`` (and udapi) read back:
 
 * ``# global.Entity = eid-etype-head-other`` once at the top, ``# newdoc id``
-  per document, ``# sent_id = DOCID-N`` and ``# text`` per sentence;
-* 10 columns: ID, FORM (the words or ``_``), ``_``, UPOS (the POS column or
-  ``_``), ``_``, ``_``, HEAD (sentence-relative, 0 for a root; ``_`` without
-  dependency heads), DEPREL (``root`` for HEAD 0, ``dep`` otherwise, since
-  the model keeps no relation labels; ``_`` without heads), ``_``, and MISC
-  holding only ``Entity=`` (or ``_``);
+  per document, ``# sent_id`` (the source's, else ``DOCID-N``) and ``# text``
+  per sentence;
+* 10 columns: ID (a CoNLL-U source's node IDs, empty nodes included; else
+  1, 2, ...), FORM (the words or ``_``), ``_``, UPOS (the POS column or
+  ``_``), ``_``, FEATS (the source's or ``_``), HEAD (sentence-relative, 0 for
+  a root; ``_`` on an empty node or without dependency heads), DEPREL
+  (``root`` for HEAD 0, ``dep`` otherwise, since the model keeps no relation
+  labels; ``_`` without heads), DEPS (a CoNLL-U source's enhanced
+  dependencies, where every node they name is written; else ``_``), and MISC
+  holding ``Entity=`` (or ``_``) and a CoNLL-U source's other MISC items;
 * entity ids are the source labels when all are distinct valid CorefUD ids
   that do not start with a digit, ``e`` + label when all are distinct digit
   strings (CoNLL ids, GUM groups), else ``e1``, ``e2``, ... in entity order;
@@ -29,9 +33,13 @@ two crossing mentions of one entity (the closing bracket cannot say which one
 it ends), or overlapping discontinuous mentions of one entity with the same
 number of parts, are refused unless losses are allowed (then dropped and
 counted). MIN spans, optional flags, mention levels, heads outside their
-mention, entity types with characters an attribute cannot hold, HEADs
-outside their sentence, bridging and split antecedents are dropped with a
-count.
+mention, entity types with characters an attribute cannot hold and HEADs
+outside their sentence are dropped with a count; so are bridging and split
+antecedents, except from a CoNLL-U source.
+
+A document read from CoNLL-U keeps each token's MISC column: every item but
+``Entity=`` (rewritten from the mentions) is written back as read, in its
+place, ``SplitAnte`` and ``Bridge`` included.
 """
 
 from __future__ import annotations
@@ -99,10 +107,15 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
     dep = syntax.dependency_heads if syntax is not None else None
     n_tokens = token_count(doc)
     drop_mention_facts(doc, losses, ("MIN spans", "optional flags", "mention levels"))
+    misc = syntax.misc if syntax is not None else None
+    kept_lines = set(syntax.token_lines or ()) if syntax is not None and misc else set()
     for what in ("bridging", "split_antecedents"):
-        items = doc.annotations.get(what)
-        if items:
-            losses.drop_fact(what.replace("_", " ") + " links", len(items))
+        # Read from CoNLL-U, they stay in the MISC of their token; only those on
+        # an empty node that is not a token here are lost.
+        lost = [line for line, _ in doc.annotations.get(what, ()) if line not in kept_lines]
+        if lost:
+            losses.drop_fact(what.replace("_", " ") + " links", len(lost))
+    renamed = {label: eid for label, eid in zip(doc.labels, ids) if label != eid}
     types = _entity_types(doc, losses)
     cells: list[list[_Bracket]] = [[] for _ in range(n_tokens)]
     for e, entity in enumerate(doc.entities):
@@ -133,31 +146,100 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
                     cells[start].append(((_OPEN, -end, e, k), opening))
                     cells[end].append(((_CLOSE, -start, e, k), key + ")"))
     starts = _sentence_starts(doc, n_tokens)
+    # The source's sentence ids, when it gave every sentence one: the CorefUD
+    # evaluation aligns key and response by them.
+    source_ids = syntax.sentence_ids if syntax is not None else ()
+    if len(source_ids) != len(starts) or any(not x or _WHITESPACE.search(x) for x in source_ids):
+        source_ids = ()
+    feats = syntax.feats if syntax is not None else None
+    # A CoNLL-U source's node IDs (empty nodes ``5.1`` among them when they were
+    # read as tokens) and enhanced dependencies, which name nodes by those IDs.
+    node_ids = syntax.node_ids if syntax is not None else None
+    if node_ids is not None and len(node_ids) != n_tokens:
+        node_ids = None
+    enhanced = syntax.deps if node_ids is not None and syntax is not None else None
     yield f"# newdoc id = {doc.doc_id}\n"
     for s, begin in enumerate(starts):
         stop = starts[s + 1] if s + 1 < len(starts) else n_tokens
         forms = [_clean(words[t]) if words is not None else "_" for t in range(begin, stop)]
-        yield f"# sent_id = {doc.doc_id}-{s + 1}\n"
-        yield f"# text = {' '.join(forms)}\n"
-        outside = 0
+        ids = list(node_ids[begin:stop]) if node_ids is not None else []
+        if not ids or len(set(ids)) != len(ids):
+            ids = [str(i) for i in range(1, stop - begin + 1)]
+        is_empty = ["." in x for x in ids]
+        known = {*ids, "0"}
+        text = " ".join(f for f, empty in zip(forms, is_empty) if not empty)
+        yield f"# sent_id = {source_ids[s] if source_ids else f'{doc.doc_id}-{s + 1}'}\n"
+        yield f"# text = {text}\n"
+        outside = unknown = 0
         for t in range(begin, stop):
+            i = t - begin
             upos = _clean(pos[t]) if pos is not None else "_"
             head_col = deprel = "_"
-            if dep is not None:
+            if dep is not None and not is_empty[i]:
                 target = dep[t]
                 if target < 0:
                     head_col, deprel = "0", "root"
                 elif begin <= target < stop:
-                    head_col, deprel = str(target - begin + 1), "dep"
+                    head_col, deprel = ids[target - begin], "dep"
                 else:
                     outside += 1
+            deps_col = "_"
+            if enhanced is not None and enhanced[t] != "_":
+                if all(item.partition(":")[0] in known for item in enhanced[t].split("|")):
+                    deps_col = _clean(enhanced[t])
+                else:
+                    unknown += 1
             brackets = _brackets(cells[t])
-            misc = f"Entity={brackets}" if brackets else "_"
-            fields = (str(t - begin + 1), forms[t - begin], "_", upos, "_", "_", head_col, deprel)
-            yield "\t".join((*fields, "_", misc)) + "\n"
+            if misc is not None:
+                misc_col = _misc_column(misc[t], brackets, renamed)
+            else:
+                misc_col = f"Entity={brackets}" if brackets else "_"
+            feat = _clean(feats[t]) if feats is not None else "_"
+            fields = (ids[i], forms[i], "_", upos, "_", feat, head_col, deprel, deps_col)
+            yield "\t".join((*fields, misc_col)) + "\n"
+        if unknown:
+            losses.drop_fact("enhanced dependencies naming a node not written", unknown)
         if outside:
             losses.drop_fact("dependency heads outside their sentence", outside)
         yield "\n"
+
+
+def _misc_column(original: str, brackets: str, renamed: dict[str, str]) -> str:
+    """A token's MISC as read, with its ``Entity=`` item rewritten to ``brackets``.
+
+    Every other item stays, in its place; ``SplitAnte`` and ``Bridge`` name
+    entities, so they follow any entity id the writer had to change. A new
+    ``Entity=`` item goes where udapi, which orders items by name, would put it.
+    """
+    items = [] if original == "_" else original.split("|")
+    out: list[str] = []
+    placed = not brackets
+    for item in items:
+        key, _, value = item.partition("=")
+        if key == "Entity":
+            if not placed:
+                out.append("Entity=" + brackets)
+                placed = True
+        elif renamed and key in ("SplitAnte", "Bridge"):
+            out.append(f"{key}={_renamed_links(value, renamed)}")
+        else:
+            out.append(item)
+    if not placed:
+        at = next((i for i, item in enumerate(out) if item.lower() > "entity"), len(out))
+        out.insert(at, "Entity=" + brackets)
+    return "|".join(out) if out else "_"
+
+
+def _renamed_links(value: str, renamed: dict[str, str]) -> str:
+    """``SplitAnte``/``Bridge`` links ``e1<e3,e2<e3:part`` with renamed entity ids."""
+    links = []
+    for link in value.split(","):
+        source, sep, rest = link.partition("<")
+        target, colon, relation = rest.partition(":")
+        links.append(
+            renamed.get(source, source) + sep + renamed.get(target, target) + colon + relation
+        )
+    return ",".join(links)
 
 
 def _unwritable(doc: Document, e: int, losses: Losses) -> list[int]:

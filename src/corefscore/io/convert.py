@@ -61,8 +61,22 @@ def convert(
     Nothing is written when the conversion is refused.
     """
     from . import read_corpus
+    from .detect import check_format, detect_format
 
-    corpus = read_corpus(source, format=source_format, side="input", syntax=True)
+    fmt = (
+        check_format(source_format)
+        if source_format is not None
+        else detect_format(source, side="input")
+    )
+    # CoNLL-U to CoNLL-U keeps empty nodes (zeros) as nodes; other targets have
+    # only words, as the CoNLL-2012 versions of CorefUD data do.
+    corpus = read_corpus(
+        source,
+        format=fmt,
+        side="input",
+        syntax=True,
+        empty_nodes=fmt == "conllu" and to == "conllu",
+    )
     text, warnings = render(corpus, to=to, lossy=lossy)
     write_text(target, text)
     return warnings
