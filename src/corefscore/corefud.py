@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import pairwise
+from itertools import chain, pairwise, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -75,26 +75,40 @@ _READINGS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
 class UDMention:
     """A mention as the CorefUD evaluation sees it.
 
     ``identity`` is what makes two mentions the same: the words, and in head
     matching the head too. ``order`` sorts mentions as the official scorer
-    does: first word, last word, number of words.
+    does: first word, last word, number of words. Two objects are equal only
+    when they are the same object. (A plain class with slots: documents have
+    thousands of mentions, made once per evaluation.)
     """
 
-    words: frozenset[NodeKey]
-    first: NodeKey
-    last: NodeKey
-    head: NodeKey
-    zero: bool
-    deps: tuple[tuple[NodeKey, str], ...]
-    identity: Hashable
+    __slots__ = ("deps", "first", "head", "identity", "last", "order", "words", "zero")
 
-    @property
-    def order(self) -> tuple[NodeKey, NodeKey, int]:
-        return (self.first, self.last, len(self.words))
+    def __init__(
+        self,
+        *,
+        words: frozenset[NodeKey],
+        first: NodeKey,
+        last: NodeKey,
+        head: NodeKey,
+        zero: bool,
+        deps: tuple[tuple[NodeKey, str], ...],
+        identity: Hashable,
+    ) -> None:
+        self.words = words
+        self.first = first
+        self.last = last
+        self.head = head
+        self.zero = zero
+        self.deps = deps
+        self.identity = identity
+        self.order: tuple[NodeKey, NodeKey, int] = (first, last, len(words))
+
+    def __repr__(self) -> str:
+        return f"UDMention(words={sorted(self.words)}, head={self.head})"
 
 
 def ud_clusters(
@@ -116,11 +130,10 @@ def ud_clusters(
     node_ids = syntax.node_ids
     bounds = [*syntax.sentence_starts, len(node_ids)]
     # Each position's word: (sentence, 1-based; its ID as a number).
-    keys: list[NodeKey] = [
-        (sentence, float(node_ids[t]))
-        for sentence, (a, b) in enumerate(pairwise(bounds), 1)
-        for t in range(a, b)
-    ]
+    sentences = chain.from_iterable(
+        repeat(sentence, b - a) for sentence, (a, b) in enumerate(pairwise(bounds), 1)
+    )
+    keys: list[NodeKey] = list(zip(sentences, map(float, node_ids)))
     all_words = set(keys)
     deps_column = syntax.deps
     parsed_deps: dict[tuple[str, int], tuple[tuple[NodeKey, str], ...]] = {}

@@ -260,17 +260,13 @@ class _DocumentBuilder:
         self.node_base = node_base  # the reader's node count when the document began
         self.empties: list[int] = []
         self.empty_set: set[int] = set()
-        self.words: list[str] = []
-        self.pos: list[str] = []
-        self.feats: list[str] = []
-        self.node_ids: list[str] = []
-        self.deps: list[str] = []
-        self.misc: list[str] = []
-        self.raw_heads: list[tuple[str, int, int]] = []  # (HEAD, sentence index, line)
+        # The columns of each token line, and its line number; made into the
+        # syntax's columns at the end.
+        self.rows: list[list[str]] = []
+        self.row_lines: list[int] = []
         self.sentence_starts: list[int] = []
         self.sent_ids: list[str | None] = []
         self.next_sent_id: str | None = None  # the '# sent_id' of the coming sentence
-        self.sentence_ids: list[dict[str, int]] = []
         self.in_sentence = False
         self.open: dict[str, list[tuple[int, int, str | None]]] = {}
         self.discontinuous: dict[tuple[str, int], _Mention] = {}
@@ -316,19 +312,12 @@ class _DocumentBuilder:
         """Record a node's syntax columns; ``token`` is ``None`` for a non-token node."""
         if not self.in_sentence:
             self.in_sentence = True
-            self.sentence_starts.append(len(self.words))
-            self.sentence_ids.append({})
+            self.sentence_starts.append(len(self.rows))
             self.sent_ids.append(self.next_sent_id)
             self.next_sent_id = None
         if token is not None:
-            self.sentence_ids[-1][word_id] = token
-            self.words.append(fields[1])
-            self.pos.append(fields[3])
-            self.feats.append(fields[5])
-            self.node_ids.append(word_id)
-            self.deps.append(fields[8])
-            self.misc.append(fields[9])
-            self.raw_heads.append((fields[6], len(self.sentence_starts) - 1, lineno))
+            self.rows.append(fields)
+            self.row_lines.append(lineno)
 
     def add_misc(self, misc: str, node: int, lineno: int) -> None:
         for item in misc.split("|"):
@@ -748,33 +737,44 @@ class _DocumentBuilder:
         )
 
     def syntax(self, empty_nodes: bool) -> Syntax:
+        rows = self.rows
+        n = len(rows)
+        columns: list[tuple[str, ...]] = list(zip(*rows)) if n else [()] * 10
+        node_ids, words, pos, feats = columns[0], columns[1], columns[3], columns[5]
+        raw_heads = columns[6]
+        parsed = raw_heads.count("_") != n
         heads: list[int] = []
-        sentence_ids = self.sentence_ids
-        for raw, sentence, lineno in self.raw_heads:
-            if raw == "_" or raw == "0":
-                heads.append(-1)
-                continue
-            token = sentence_ids[sentence].get(raw)
-            if token is None:
-                if "." in raw and not empty_nodes:
-                    heads.append(-1)  # an empty node, which is not a token here
-                    continue
-                raise self.error(
-                    f"HEAD {raw!r} is not a word of this sentence (nor 0 for the root)", lineno
-                )
-            heads.append(token)
-        parsed = any(raw != "_" for raw, _, _ in self.raw_heads)
+        if parsed:
+            bounds = [*self.sentence_starts, n]
+            for a, b in pairwise(bounds):
+                # A sentence's words by ID (the last of a repeated ID).
+                index = dict(zip(node_ids[a:b], range(a, b)))
+                for t in range(a, b):
+                    raw = raw_heads[t]
+                    if raw == "_" or raw == "0":
+                        heads.append(-1)
+                        continue
+                    token = index.get(raw)
+                    if token is None:
+                        if "." in raw and not empty_nodes:
+                            heads.append(-1)  # an empty node, which is not a token here
+                            continue
+                        raise self.error(
+                            f"HEAD {raw!r} is not a word of this sentence (nor 0 for the root)",
+                            self.row_lines[t],
+                        )
+                    heads.append(token)
         return Syntax(
-            words=tuple(self.words),
-            pos=tuple(self.pos) if any(p != "_" for p in self.pos) else None,
+            words=words,
+            pos=pos if pos.count("_") != n else None,
             dependency_heads=tuple(heads) if parsed else None,
             sentence_starts=tuple(self.sentence_starts),
-            feats=tuple(self.feats) if any(f != "_" for f in self.feats) else None,
-            node_ids=tuple(self.node_ids),
-            deps=tuple(self.deps),
-            misc=tuple(self.misc),
+            feats=feats if feats.count("_") != n else None,
+            node_ids=node_ids,
+            deps=columns[8],
+            misc=columns[9],
             sentence_ids=tuple(self.sent_ids),
-            token_lines=tuple(line for _, _, line in self.raw_heads),
+            token_lines=tuple(self.row_lines),
         )
 
 
@@ -846,6 +846,46 @@ class _Reader:
         for text in lines:
             lineno += 1
             line(text, lineno)
+        self.lineno = lineno
+
+    def syntax_lines(self, lines: list[str]) -> None:
+        """``lines`` with every column kept: the plain word lines of an open
+        sentence are read here in one loop (what ``line`` and
+        ``add_syntax`` do, inlined); every other line goes to ``line``."""
+        lineno = self.lineno
+        kinds = self.kinds
+        line_loop = self.line
+        empty_nodes = self.empty_nodes
+        doc: _DocumentBuilder | None = None
+        for text in lines:
+            lineno += 1
+            if not text or text[0] == "#":
+                line_loop(text, lineno)
+                continue
+            fields = text.split("\t")
+            kind = kinds.get(fields[0])
+            current = self.doc
+            if (
+                len(fields) != 10
+                or kind is None
+                or kind == _RANGE
+                or current is None
+                or not current.in_sentence
+                or (kind == _EMPTY and not empty_nodes)
+            ):
+                self.lineno = lineno
+                line_loop(text, lineno)
+                continue
+            if current is not doc:
+                doc = current
+                rows, row_lines = doc.rows, doc.row_lines
+            node = self.nodes - doc.node_base
+            self.nodes += 1
+            rows.append(fields)
+            row_lines.append(lineno)
+            misc = fields[9]
+            if misc != "_" and ("Entity" in misc or "SplitAnte" in misc or "Bridge" in misc):
+                doc.add_misc(misc, node, lineno)
         self.lineno = lineno
 
     def line(self, line: str, lineno: int) -> None:
@@ -942,7 +982,10 @@ class _Reader:
                 lines.pop()
             if b"\r" in block:
                 lines = [line.rstrip("\r") for line in lines]
-            self.lines(lines)
+            if self.syntax:
+                self.syntax_lines(lines)
+            else:
+                self.lines(lines)
             return
         data = np.frombuffer(block, dtype=np.uint8)
         size = len(data)

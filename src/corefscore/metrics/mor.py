@@ -57,6 +57,8 @@ def _region(region: list[tuple[UDMention, bool]]) -> int:
     responses = [m for m, is_key in region if not is_key]
     if not keys or not responses:
         return 0
+    if len(keys) == 1 and len(responses) == 1:  # the usual stretch: one pair
+        return len(keys[0].words & responses[0].words)
     from .ceaf import _maximum_assignment
 
     overlap = [[float(len(k.words & s.words)) for s in responses] for k in keys]
