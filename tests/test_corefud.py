@@ -269,3 +269,19 @@ def test_ties_are_left_to_scipy_and_unique_best_pairings_are_not() -> None:
     d = _mention([(1, 1.0), (1, 2.0)], (1, 2.0))
     assert corefud._assignment([a], [c, d], "head") == [(a, d)]
     assert corefud.ASSIGNMENT_STATS["scipy"] == before["scipy"] + 1
+
+
+def test_option_hints_name_keywords_in_the_library_and_flags_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = CASES / "46_reject_missing_document"
+    key, response = _pair(missing)
+    with pytest.raises(InputError, match="choose compat='conll' to score them") as caught:
+        corefscore.score_files(key, response)
+    assert "--compat" not in str(caught.value)
+    code, _, err = _run(capsys, "score", key, response)
+    assert code == 1 and "choose --compat conll to score them" in err
+    other = tmp_path / "key.jsonl"
+    other.write_text('{"doc_key": "d1", "sentences": [["a"]], "clusters": []}\n')
+    with pytest.raises(InputError, match="or choose compat='conll'"):
+        corefscore.score_files(PRADHAN / "key.conllu", other, compat="corefud")

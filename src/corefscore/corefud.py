@@ -134,32 +134,42 @@ def ud_clusters(
         repeat(sentence, b - a) for sentence, (a, b) in enumerate(pairwise(bounds), 1)
     )
     keys: list[NodeKey] = list(zip(sentences, map(float, node_ids)))
-    all_words = set(keys)
-    deps_column = syntax.deps
+    words_of: dict[int, set[float]] = {}  # each sentence's word IDs, made when asked
+
+    def sentence_words(sentence: int) -> set[float]:
+        found = words_of.get(sentence)
+        if found is None:
+            a, b = bounds[sentence - 1], bounds[sentence]
+            found = words_of[sentence] = {w for _, w in keys[a:b]}
+        return found
+
+    deps_column = syntax.deps or ()
+    token_lines = syntax.token_lines
     parsed_deps: dict[tuple[str, int], tuple[tuple[NodeKey, str], ...]] = {}
+    entities, pieces_of, heads_of = doc.entities, doc.pieces, doc.heads
     clusters: list[list[UDMention]] = []
     if order is None:
         order = _local_order(doc)
     for e in order:
-        entity = doc.entities[e]
+        entity_pieces = pieces_of[e] if pieces_of else None
+        entity_heads = heads_of[e] if heads_of else None
         mentions: list[UDMention] = []
-        for k, (start, end) in enumerate(entity):
-            pieces = doc.pieces[e][k] if doc.pieces else None
+        for k, (start, end) in enumerate(entities[e]):
+            pieces = entity_pieces[k] if entity_pieces else None
             if pieces:
                 words = [keys[p] for a, b in pieces for p in range(a, b + 1)]
             else:
                 words = keys[start : end + 1]
-            head_position = doc.heads[e][k] if doc.heads else None
+            head_position = entity_heads[k] if entity_heads else None
             if head_position is None:
                 head_position = pieces[0][0] if pieces else start  # the first word, as udapi
             head = keys[head_position]
-            zero = "." in node_ids[head_position]
             # Parsed for every head, as the official scorer does (a bad one is an error).
             raw = deps_column[head_position] if deps_column else "_"
-            deps = parsed_deps.get((raw, head[0]))
+            deps = () if raw == "_" else parsed_deps.get((raw, head[0]))
             if deps is None:
-                line = syntax.token_lines[head_position] if syntax.token_lines else None
-                deps = _deps(raw, head[0], doc, all_words, line)
+                line = token_lines[head_position] if token_lines else None
+                deps = _deps(raw, head[0], doc, sentence_words(head[0]), line)
                 parsed_deps[(raw, head[0])] = deps
             word_set = frozenset(words)
             mentions.append(
@@ -168,7 +178,7 @@ def ud_clusters(
                     first=words[0],
                     last=words[-1],
                     head=head,
-                    zero=zero,
+                    zero="." in node_ids[head_position],
                     deps=deps,
                     identity=(word_set, head) if head_identity else word_set,
                 )
@@ -220,10 +230,11 @@ def _entity_keys(doc: Document) -> list[tuple[int, int, int, str]]:
 
 
 def _deps(
-    raw: str, sentence: int, doc: Document, words: set[NodeKey], line: int | None
+    raw: str, sentence: int, doc: Document, words: set[float], line: int | None
 ) -> tuple[tuple[NodeKey, str], ...]:
     """The enhanced dependencies of a node: ((parent word, relation), ...); a parent
-    must be a word or empty node of the sentence, or 0 (the root)."""
+    must be a word or empty node of the sentence (``words``: their IDs), or 0 (the
+    root)."""
     if raw in ("_", ""):
         return ()
     out = []
@@ -240,7 +251,7 @@ def _deps(
                 path=doc.source,
                 line=line,
             )
-        if ord_ != 0 and (sentence, ord_) not in words:
+        if ord_ != 0 and ord_ not in words:
             raise InputError(
                 f"document {doc.doc_id!r}: DEPS item {item!r} of a mention head names node "
                 f"{parent}, which is not in its sentence",

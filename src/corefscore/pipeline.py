@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError
+from .errors import InputError, option
 from .evaluation import Evaluation
 from .model import Corpus, Document, MentionTable
 
@@ -283,7 +283,7 @@ def evaluate(
         # The reference's handling of repeated spans reads each metric its own
         # way (corefscore.contingency): only the object engine tabulates that.
         if engine is not None:
-            from .errors import UsageError, option
+            from .errors import UsageError
 
             raise UsageError(
                 f"the input has repeated spans, and {option('duplicates', 'reference')} "
@@ -294,7 +294,7 @@ def evaluate(
     what = "cross-document scoring" if evaluation.scope.cross_document else None
     engines.check(evaluation, chosen, what=what)
     if per_document and evaluation.scope.cross_document:
-        from .errors import UsageError, option
+        from .errors import UsageError
 
         raise UsageError(
             f"{option('per_document')} needs per-document scoring; a cross-document "
@@ -318,8 +318,8 @@ def evaluate(
         missing = [d for d in pairing.documents if d in pairing.unpaired]
         raise InputError(
             f"{len(missing)} key document(s) not in the response: {_show(missing)}; the "
-            "CorefUD evaluation needs every key document (choose --compat conll to score "
-            "them as all missed)",
+            f"CorefUD evaluation needs every key document (choose {option('compat', 'conll')} "
+            "to score them as all missed)",
             path=response.source,
         )
     if chosen == "columnar":
@@ -385,7 +385,7 @@ def as_corpus(side: Side) -> Corpus:
 
 
 def _check_scopes(evaluation: Evaluation, key: MentionTable, response: MentionTable) -> None:
-    from .errors import UsageError, option
+    from .errors import UsageError
 
     scope = evaluation.scope
     if not scope.cross_document:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..errors import InputError
+from ..errors import InputError, option
 from ..model import Corpus, MentionTable
 from .conll import read_conll, read_conll_text
 from .detect import FORMATS, check_format, detect_format
@@ -67,7 +67,7 @@ def read_corefud(
     if fmt != "conllu":
         raise InputError(
             f"the CorefUD evaluation scores CoNLL-U files, and this {side} file is {fmt}; "
-            "convert it ('corefscore convert --to conllu') or choose --compat conll",
+            f"convert it ('corefscore convert --to conllu') or choose {option('compat', 'conll')}",
             path=os.fspath(path),
         )
     from .conllu import read_conllu
