@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from run_bench import cpu_model
+from suite import table
 
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = REPO.parent / "shared" / "data" / "real" / "gum" / "pairs"
@@ -280,18 +281,6 @@ def fmt(x: float | None, digits: int = 2) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def table(rows: list[list[str]], markdown: bool, left: int = 2) -> str:
-    if markdown:
-        sep = ["---"] * left + ["---:"] * (len(rows[0]) - left)
-        return "\n".join("| " + " | ".join(r) + " |" for r in [rows[0], sep, *rows[1:]])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = []
-    for r in [rows[0], ["-" * w for w in widths], *rows[1:]]:
-        cells = [c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
-        out.append("  ".join(cells).rstrip())
-    return "\n".join(out)
-
-
 def pair_ratios(ours: list[float], theirs: list[float]) -> list[float]:
     """official / corefscore for each interleaved round both completed."""
     return [b / a for a, b in zip(ours, theirs) if a > 0]
@@ -357,7 +346,7 @@ def report(cells: list[Cell], args: argparse.Namespace, info: list[str], missing
     what = f"singletons {'kept' if args.singletons == 'keep' else 'dropped'}, {args.zeros} zeros"
     print(f"CorefUD evaluation ({what}), {args.runs} interleaved runs per row.")
     print("Ratio = corefud-scorer / corefscore, taken per run, then the median:\n")
-    print(table(rows, md), end="\n\n")
+    print(table(rows, md, left=2), end="\n\n")
     for note in notes:
         print(say(note))
     starts = [c for c in cells if c.mode == "start-up"]
