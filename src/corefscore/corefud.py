@@ -72,6 +72,9 @@ _READINGS = {
     "ceafm": ("membership", "membership"),
     "ceafe": ("membership", "membership"),
     "blanc": ("key", "key"),
+    # MOR and the zero score read the pair itself, not a table: computed once.
+    "mor": ("key", "key"),
+    "zero": ("key", "key"),
 }
 
 

@@ -751,3 +751,65 @@ def test_entity_item_errors_without_syntax(tmp_path: Path, misc: str, message: s
     with pytest.raises(InputError, match=re.escape(message)) as info:
         read_conllu(path, syntax=False)
     assert str(info.value).startswith(f"{path}:3: ")
+
+
+# With empty nodes as tokens and the syntax (the CorefUD evaluation's reading),
+# a file in one block has its columns read by array operations
+# (conllu._read_with_columns); it must give what the line loop gives, every
+# syntax column included, or fall back to the line loop.
+
+_SYNTAX_FIELDS = [f.name for f in __import__("dataclasses").fields(Syntax)]
+
+
+def _same_with_columns(path: Path, text: str) -> None:
+    try:
+        full = read_conllu_text(text, source=str(path), empty_nodes=True)
+    except InputError as exc:
+        with pytest.raises(InputError) as info:
+            read_conllu(path, empty_nodes=True)
+        assert str(info.value) == str(exc)
+        return
+    fast = read_conllu(path, empty_nodes=True)
+    assert list(fast.documents) == list(full.documents)
+    assert fast.warnings == full.warnings
+    for doc in full:
+        other = fast[doc.doc_id]
+        assert other == doc
+        assert other.syntax is not None and doc.syntax is not None
+        for name in _SYNTAX_FIELDS:  # the fields out of equality too
+            assert getattr(other.syntax, name) == getattr(doc.syntax, name), name
+
+
+@settings(max_examples=150, deadline=None)
+@given(_documents())
+def test_columns_by_arrays_match_line_loop(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
+    path = tmp_path_factory.mktemp("c") / "c.conllu"
+    path.write_text(text, encoding="utf-8")
+    _same_with_columns(path, text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_misc_documents())
+def test_columns_by_arrays_match_line_loop_with_comments(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
+    path = tmp_path_factory.mktemp("c") / "c.conllu"
+    path.write_text(text, encoding="utf-8")
+    _same_with_columns(path, text)
+
+
+def test_columns_by_arrays_on_unusual_lines(tmp_path: Path) -> None:
+    path = tmp_path / "u.conllu"
+    path.write_text(UNUSUAL, encoding="utf-8")
+    _same_with_columns(path, UNUSUAL)
+
+
+@pytest.mark.parametrize("name", ["dev.key_gum", "dev.resp_xrenner", "test2.key_gum"])
+def test_columns_by_arrays_on_gum(name: str) -> None:
+    from corefscore.io.conllu import _read_with_columns
+
+    path = shared_path("data", "real", "gum", "pairs", f"{name}.conllu")
+    assert _read_with_columns(str(path), False) is not None  # not a fall-back
+    _same_with_columns(path, path.read_text(encoding="utf-8"))

@@ -29,6 +29,12 @@ A document without a ``# newdoc id`` before its first sentence is named
 after the file (its name without directory and ``.conllu``/``.gz``
 suffixes), with a warning.
 
+With ``empty_nodes=True`` and the syntax (how the CorefUD evaluation reads a
+file), a file that fits in one block has its coreference read by the array
+pass and its columns cut out with array operations, with the same result as
+the line loop; anything unusual (CR line ends, white-space-only lines, a HEAD
+naming no word, an error) is read by the line loop, which reports errors.
+
 With ``syntax=False`` only the coreference is read (``Document.syntax`` is
 ``None``; the word, UPOS and HEAD columns are not even split out), which is
 several times faster; everything else, errors included, is the same except
@@ -42,6 +48,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -147,10 +154,221 @@ def read_conllu(
     a warning.
     """
     name = os.fspath(path)
+    if syntax and empty_nodes:
+        fast = _read_with_columns(name, drop_unclosed)
+        if fast is not None:
+            return fast
     reader = _Reader(name, empty_nodes, syntax, drop_unclosed)
     for block in _file_blocks(name, reader):
         reader.block(block)
     return reader.corpus()
+
+
+def _read_with_columns(path: str, drop_unclosed: bool) -> Corpus | None:
+    """``read_conllu(path, empty_nodes=True, syntax=True)`` of a file in one block:
+    the coreference by the array pass, the columns with array operations.
+
+    ``None`` when the file is not of that plain kind (several blocks, CR line
+    ends, white-space-only lines, a HEAD that names no word), or has an error:
+    the line-by-line reading then reads it, and reports its first error as
+    always.
+    """
+    reader = _Reader(path, True, False, drop_unclosed)
+    blocks: list[bytes] = []
+    try:
+        for block in _file_blocks(path, reader):
+            if blocks or b"\r" in block:
+                return None
+            blocks.append(block)
+            reader.block(block)
+        corpus = reader.corpus()
+    except InputError:
+        return None
+    if len(blocks) != 1:
+        return None
+    counts = [doc.token_count for doc in corpus]
+    if any(count is None for count in counts):
+        return None
+    syntaxes = _block_syntax(blocks[0], [count or 0 for count in counts])
+    if syntaxes is None:
+        return None
+    documents = {
+        doc_id: Document(
+            doc_id=doc.doc_id,
+            entities=doc.entities,
+            labels=doc.labels,
+            lines=doc.lines,
+            source=doc.source,
+            heads=doc.heads,
+            entity_types=doc.entity_types,
+            pieces=doc.pieces,
+            syntax=syntax,
+            annotations=doc.annotations,
+            token_count=doc.token_count,
+        )
+        for (doc_id, doc), syntax in zip(corpus.documents.items(), syntaxes)
+    }
+    return Corpus(documents=documents, source=corpus.source, warnings=corpus.warnings)
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The strings ``data[starts[i]:ends[i]]``, decoded together (``ends[i]`` is the
+    position of a tab or line end, which becomes the separator)."""
+    if not len(starts):
+        return []
+    lengths = ends - starts
+    step = lengths + 1
+    offsets = np.cumsum(step) - step
+    where = np.arange(int(step.sum()), dtype=np.int64) + np.repeat(starts - offsets, step)
+    out = data[where]
+    out[offsets + lengths] = 10
+    text: str = out.tobytes().decode("utf-8")
+    return text.split("\n")[:-1]
+
+
+def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
+    """Each document's syntax (empty nodes as tokens), as ``_DocumentBuilder.syntax``
+    makes it, from a block the array pass has read without error; ``None`` when
+    the block is not plain enough to be sure of it."""
+    if not block.endswith(b"\n"):
+        block += b"\n"
+    data = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    first = data[np.minimum(starts, len(data) - 1)]
+    blank = ends == starts
+    comment = ~blank & (first == 35)
+    token = ~blank & ~comment
+    tabs = np.flatnonzero(data == 9)
+    token_at = np.flatnonzero(token)
+    # Every token line has its 9 tabs (the array pass checked it), so its k-th tab
+    # is the k-th after its start; anything else (a white-space-only line) is unusual.
+    first_tab = np.searchsorted(tabs, starts[token_at])
+    last_tab = first_tab + 8
+    if len(token_at) and (
+        last_tab[-1] >= len(tabs)
+        or np.any(tabs[np.minimum(last_tab, len(tabs) - 1)] > ends[token_at])
+        or np.any(np.searchsorted(tabs, ends[token_at]) - first_tab != 9)
+    ):
+        return None
+    ids = _gather(data, starts[token_at], tabs[first_tab])
+    nodes = [i for i, x in enumerate(ids) if "-" not in x]  # not the multiword ranges
+    if len(nodes) != sum(token_counts):
+        return None
+    pick = np.array(nodes, dtype=np.int64)
+    node_lines = token_at[pick]
+    node_tabs = first_tab[pick]
+    node_ids = [ids[i] for i in nodes]
+
+    def column(j: int) -> list[str]:
+        begin = tabs[node_tabs + j - 1] + 1
+        stop = tabs[node_tabs + j] if j < 9 else ends[node_lines]
+        return _gather(data, begin, stop)
+
+    words, pos, feats, raw_heads, deps, misc = (column(j) for j in (1, 3, 5, 6, 8, 9))
+    # A sentence starts at a node after a blank line, and at each document's first.
+    blanks_before = np.cumsum(blank)[node_lines]
+    starts_sentence = np.ones(len(nodes), dtype=bool)
+    starts_sentence[1:] = blanks_before[1:] != blanks_before[:-1]
+    doc_starts = np.cumsum([0, *token_counts[:-1]]).astype(np.int64)
+    starts_sentence[doc_starts[doc_starts < len(nodes)]] = True
+    sentence_ids = _sentence_ids(block, data, starts, ends, comment, node_lines, starts_sentence)
+    if sentence_ids is None:
+        return None
+    sentence_at = np.flatnonzero(starts_sentence).tolist()
+    lines = (node_lines + 1).tolist()
+    out: list[Syntax] = []
+    for d, count in enumerate(token_counts):
+        a = int(doc_starts[d])
+        b = a + count
+        first_sentence = bisect_left(sentence_at, a)
+        sentences = sentence_at[first_sentence : bisect_left(sentence_at, b)]
+        try:
+            heads = _dependency_heads(node_ids, raw_heads, sentences, a, b)
+        except LookupError:
+            return None
+        doc_pos, doc_feats = pos[a:b], feats[a:b]
+        out.append(
+            Syntax(
+                words=tuple(words[a:b]),
+                pos=tuple(doc_pos) if doc_pos.count("_") != count else None,
+                dependency_heads=heads,
+                sentence_starts=tuple(t - a for t in sentences),
+                feats=tuple(doc_feats) if doc_feats.count("_") != count else None,
+                node_ids=tuple(node_ids[a:b]),
+                deps=tuple(deps[a:b]),
+                misc=tuple(misc[a:b]),
+                sentence_ids=tuple(sentence_ids[first_sentence : first_sentence + len(sentences)]),
+                token_lines=tuple(lines[a:b]),
+            )
+        )
+    return out
+
+
+def _dependency_heads(
+    node_ids: list[str], raw_heads: list[str], sentences: list[int], a: int, b: int
+) -> tuple[int, ...] | None:
+    """The document's dependency heads (document positions, -1 for a root), ``None``
+    when it has none; ``LookupError`` when a HEAD names no word of its sentence."""
+    raw = raw_heads[a:b]
+    if raw.count("_") == len(raw):
+        return None
+    lengths = [stop - start for start, stop in pairwise([*sentences, b])]
+    sentence_of = np.repeat(np.arange(len(sentences)), lengths).tolist()
+    # Each word by (sentence, ID), the last of a repeated ID; "_" and "0": the root.
+    index = dict(zip(zip(sentence_of, node_ids[a:b]), range(b - a)))
+    for n in range(len(sentences)):
+        index[(n, "_")] = index[(n, "0")] = -1
+    return tuple([index[key] for key in zip(sentence_of, raw)])
+
+
+def _sentence_ids(
+    block: bytes,
+    data: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    comment: np.ndarray,
+    node_lines: np.ndarray,
+    starts_sentence: np.ndarray,
+) -> list[str | None] | None:
+    """Each sentence's ``# sent_id``, read as the line loop reads them: a sentence
+    takes the last one since the sentence before, unless a document began after
+    it (only those before the file's first document carry into it)."""
+    events: list[tuple[int, int, str | None]] = []  # (line, kind, value)
+    for line in np.flatnonzero(comment).tolist():
+        text = block[starts[line] : ends[line]]
+        if b"sent_id" in text:
+            match = _SENT_ID.match(text.decode("utf-8"))
+            if match:
+                events.append((line, 0, match.group(1)))
+                continue
+        if b"newdoc" in text and _NEWDOC.match(text.decode("utf-8")):
+            events.append((line, 1, None))
+    for line in node_lines[starts_sentence].tolist():
+        events.append((line, 2, None))
+    events.sort(key=itemgetter(0))
+    out: list[str | None] = []
+    opened = False
+    current: str | None = None
+    pending: str | None = None
+    for _, kind, value in events:
+        if kind == 0:
+            if opened:
+                current = value
+            else:
+                pending = value
+        elif kind == 1 or not opened:
+            opened = True
+            current, pending = pending, None
+            if kind == 2:
+                out.append(current)
+                current = None
+        else:
+            out.append(current)
+            current = None
+    return out
 
 
 def read_conllu_text(
