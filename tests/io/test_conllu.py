@@ -780,19 +780,9 @@ def _same_with_columns(path: Path, text: str) -> None:
             assert getattr(other.syntax, name) == getattr(doc.syntax, name), name
 
 
-@settings(max_examples=150, deadline=None)
-@given(_documents())
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_documents(), _misc_documents()))
 def test_columns_by_arrays_match_line_loop(
-    tmp_path_factory: pytest.TempPathFactory, text: str
-) -> None:
-    path = tmp_path_factory.mktemp("c") / "c.conllu"
-    path.write_text(text, encoding="utf-8")
-    _same_with_columns(path, text)
-
-
-@settings(max_examples=150, deadline=None)
-@given(_misc_documents())
-def test_columns_by_arrays_match_line_loop_with_comments(
     tmp_path_factory: pytest.TempPathFactory, text: str
 ) -> None:
     path = tmp_path_factory.mktemp("c") / "c.conllu"

@@ -47,6 +47,7 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import pairwise
 from operator import itemgetter
 from typing import Any
@@ -193,19 +194,7 @@ def _read_with_columns(path: str, drop_unclosed: bool) -> Corpus | None:
     if syntaxes is None:
         return None
     documents = {
-        doc_id: Document(
-            doc_id=doc.doc_id,
-            entities=doc.entities,
-            labels=doc.labels,
-            lines=doc.lines,
-            source=doc.source,
-            heads=doc.heads,
-            entity_types=doc.entity_types,
-            pieces=doc.pieces,
-            syntax=syntax,
-            annotations=doc.annotations,
-            token_count=doc.token_count,
-        )
+        doc_id: replace(doc, syntax=syntax)
         for (doc_id, doc), syntax in zip(corpus.documents.items(), syntaxes)
     }
     return Corpus(documents=documents, source=corpus.source, warnings=corpus.warnings)
