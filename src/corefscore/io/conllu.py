@@ -46,7 +46,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from operator import itemgetter
@@ -275,8 +275,10 @@ def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
         first_sentence = bisect_left(sentence_at, a)
         sentences = sentence_at[first_sentence : bisect_left(sentence_at, b)]
         try:
-            heads = _dependency_heads(node_ids, raw_heads, sentences, a, b)
-        except LookupError:
+            heads = _dependency_heads(
+                node_ids[a:b], raw_heads[a:b], [t - a for t in sentences], True
+            )
+        except _UnknownHead:
             return None
         doc_pos, doc_feats = pos[a:b], feats[a:b]
         out.append(
@@ -296,21 +298,42 @@ def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
     return out
 
 
+class _UnknownHead(LookupError):
+    """A HEAD that names no word of its sentence, at token ``position``."""
+
+    def __init__(self, position: int):
+        super().__init__(position)
+        self.position = position
+
+
 def _dependency_heads(
-    node_ids: list[str], raw_heads: list[str], sentences: list[int], a: int, b: int
+    node_ids: Sequence[str],
+    raw_heads: Sequence[str],
+    sentence_starts: Sequence[int],
+    empty_nodes: bool,
 ) -> tuple[int, ...] | None:
-    """The document's dependency heads (document positions, -1 for a root), ``None``
-    when it has none; ``LookupError`` when a HEAD names no word of its sentence."""
-    raw = raw_heads[a:b]
-    if raw.count("_") == len(raw):
+    """One document's dependency heads (token positions, -1 for a root) from its
+    ID and HEAD columns, ``None`` when it has none; ``_UnknownHead`` at the first
+    HEAD that names no word of its sentence (an empty node, which is not a token
+    without ``empty_nodes``, counts as a root)."""
+    n = len(raw_heads)
+    if raw_heads.count("_") == n:
         return None
-    lengths = [stop - start for start, stop in pairwise([*sentences, b])]
-    sentence_of = np.repeat(np.arange(len(sentences)), lengths).tolist()
+    lengths = [stop - start for start, stop in pairwise([*sentence_starts, n])]
+    sentence_of = np.repeat(np.arange(len(lengths)), lengths).tolist()
     # Each word by (sentence, ID), the last of a repeated ID; "_" and "0": the root.
-    index = dict(zip(zip(sentence_of, node_ids[a:b]), range(b - a)))
-    for n in range(len(sentences)):
-        index[(n, "_")] = index[(n, "0")] = -1
-    return tuple([index[key] for key in zip(sentence_of, raw)])
+    index = dict(zip(zip(sentence_of, node_ids), range(n)))
+    for sentence in range(len(lengths)):
+        index[(sentence, "_")] = index[(sentence, "0")] = -1
+    heads = [index.get(key, -2) for key in zip(sentence_of, raw_heads)]
+    if -2 in heads:
+        for t, head in enumerate(heads):
+            if head == -2:
+                if "." in raw_heads[t] and not empty_nodes:
+                    heads[t] = -1
+                else:
+                    raise _UnknownHead(t)
+    return tuple(heads)
 
 
 def _sentence_ids(
@@ -949,32 +972,18 @@ class _DocumentBuilder:
         columns: list[tuple[str, ...]] = list(zip(*rows)) if n else [()] * 10
         node_ids, words, pos, feats = columns[0], columns[1], columns[3], columns[5]
         raw_heads = columns[6]
-        parsed = raw_heads.count("_") != n
-        heads: list[int] = []
-        if parsed:
-            bounds = [*self.sentence_starts, n]
-            for a, b in pairwise(bounds):
-                # A sentence's words by ID (the last of a repeated ID).
-                index = dict(zip(node_ids[a:b], range(a, b)))
-                for t in range(a, b):
-                    raw = raw_heads[t]
-                    if raw == "_" or raw == "0":
-                        heads.append(-1)
-                        continue
-                    token = index.get(raw)
-                    if token is None:
-                        if "." in raw and not empty_nodes:
-                            heads.append(-1)  # an empty node, which is not a token here
-                            continue
-                        raise self.error(
-                            f"HEAD {raw!r} is not a word of this sentence (nor 0 for the root)",
-                            self.row_lines[t],
-                        )
-                    heads.append(token)
+        try:
+            heads = _dependency_heads(node_ids, raw_heads, self.sentence_starts, empty_nodes)
+        except _UnknownHead as unknown:
+            raise self.error(
+                f"HEAD {raw_heads[unknown.position]!r} is not a word of this sentence "
+                "(nor 0 for the root)",
+                self.row_lines[unknown.position],
+            ) from None
         return Syntax(
             words=words,
             pos=pos if pos.count("_") != n else None,
-            dependency_heads=tuple(heads) if parsed else None,
+            dependency_heads=heads,
             sentence_starts=tuple(self.sentence_starts),
             feats=feats if feats.count("_") != n else None,
             node_ids=node_ids,
@@ -1053,46 +1062,6 @@ class _Reader:
         for text in lines:
             lineno += 1
             line(text, lineno)
-        self.lineno = lineno
-
-    def syntax_lines(self, lines: list[str]) -> None:
-        """``lines`` with every column kept: the plain word lines of an open
-        sentence are read here in one loop (what ``line`` and
-        ``add_syntax`` do, inlined); every other line goes to ``line``."""
-        lineno = self.lineno
-        kinds = self.kinds
-        line_loop = self.line
-        empty_nodes = self.empty_nodes
-        doc: _DocumentBuilder | None = None
-        for text in lines:
-            lineno += 1
-            if not text or text[0] == "#":
-                line_loop(text, lineno)
-                continue
-            fields = text.split("\t")
-            kind = kinds.get(fields[0])
-            current = self.doc
-            if (
-                len(fields) != 10
-                or kind is None
-                or kind == _RANGE
-                or current is None
-                or not current.in_sentence
-                or (kind == _EMPTY and not empty_nodes)
-            ):
-                self.lineno = lineno
-                line_loop(text, lineno)
-                continue
-            if current is not doc:
-                doc = current
-                rows, row_lines = doc.rows, doc.row_lines
-            node = self.nodes - doc.node_base
-            self.nodes += 1
-            rows.append(fields)
-            row_lines.append(lineno)
-            misc = fields[9]
-            if misc != "_" and ("Entity" in misc or "SplitAnte" in misc or "Bridge" in misc):
-                doc.add_misc(misc, node, lineno)
         self.lineno = lineno
 
     def line(self, line: str, lineno: int) -> None:
@@ -1189,10 +1158,7 @@ class _Reader:
                 lines.pop()
             if b"\r" in block:
                 lines = [line.rstrip("\r") for line in lines]
-            if self.syntax:
-                self.syntax_lines(lines)
-            else:
-                self.lines(lines)
+            self.lines(lines)
             return
         data = np.frombuffer(block, dtype=np.uint8)
         size = len(data)
