@@ -285,3 +285,23 @@ def test_option_hints_name_keywords_in_the_library_and_flags_on_the_command_line
     other.write_text('{"doc_key": "d1", "sentences": [["a"]], "clusters": []}\n')
     with pytest.raises(InputError, match="or choose compat='conll'"):
         corefscore.score_files(PRADHAN / "key.conllu", other, compat="corefud")
+
+
+def test_a_mention_repeated_in_one_entity_is_counted_once_with_a_warning() -> None:
+    # Response e1 holds "a" twice, e6 "j" twice (and e2/e3 share "e"): the same
+    # numbers as with each repeat removed, and one warning line that says so.
+    case = CASES / "08_repeated_spans"
+    result = corefscore.score_files(*_pair(case), singletons="keep")
+    said = [w for w in result.warnings if "repeated in one entity" in w]
+    assert said == [
+        "document 'd1': 2 response mention(s) repeated in one entity; each counted once "
+        "(as the CorefUD scorer does)"
+    ]
+    # The official scorer's recorded numbers for this setting.
+    official = json.loads((case / "expected.json").read_text())["combinations"]
+    for name, metric in official["head-keep-dependent"]["metrics"].items():
+        if name in result.metrics and "r_num" in metric:
+            got = result[name]
+            assert (got.recall_num, got.recall_den) == pytest.approx(
+                (metric["r_num"], metric["r_den"]), abs=1e-9
+            ), name

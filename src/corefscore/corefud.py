@@ -309,7 +309,14 @@ def prepare(
         (key_doc, evaluation.regime.key_singletons == "keep", "key", orders[0]),
         (response_doc, evaluation.regime.response_singletons == "keep", "response", orders[1]),
     ):
-        clusters = [_dedup(c) for c in ud_clusters(doc, head_identity=head_identity, order=order)]
+        read = ud_clusters(doc, head_identity=head_identity, order=order)
+        clusters = [_dedup(c) for c in read]
+        repeated = sum(len(c) for c in read) - sum(len(c) for c in clusters)
+        if repeated:
+            warnings.append(
+                f"document {key_doc.doc_id!r}: {repeated} {side} mention(s) repeated in one "
+                "entity; each counted once (as the CorefUD scorer does)"
+            )
         crossing = sum(m.first[0] != m.last[0] for c in clusters for m in c)
         if crossing:
             warnings.append(
