@@ -410,3 +410,86 @@ def test_main_restores_the_garbage_collector(capsys: pytest.CaptureFixture[str])
     finally:
         gc.enable()
     capsys.readouterr()
+
+
+def test_the_command_ends_without_teardown_but_with_its_exit_handlers(tmp_path: Path) -> None:
+    # end_process skips the interpreter's teardown; what has an effect still
+    # happens: the atexit handlers run, buffered output is written, the code is kept.
+    marker = tmp_path / "ran"
+    code = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').write('ran'))\n"
+        "from corefscore.cli import end_process\n"
+        "sys.stdout.write('buffered, no newline')\n"
+        "sys.stderr.write('to stderr')\n"
+        "end_process(3)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, "buffered, no newline", "to stderr")
+    assert marker.read_text() == "ran"
+
+
+def test_the_command_waits_for_a_running_thread() -> None:
+    code = (
+        "import threading, time\n"
+        "from corefscore.cli import end_process\n"
+        "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()\n"
+        "end_process(0)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout) == (0, "thread done\n")
+
+
+def test_output_into_a_closed_pipe_is_no_error(tmp_path: Path) -> None:
+    # `corefscore score ... | head -1`: the reader goes away long before the
+    # output (about 600 kB, more than a pipe holds) ends.
+    many = tmp_path / "many.conll"
+    many.write_text(
+        "".join(
+            f"#begin document (d{n}); part 000\nd{n}\t0\t0\tJohn\t(0)\nd{n}\t0\t1\the\t(0)\n"
+            "#end document\n"
+            for n in range(3000)
+        )
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "corefscore", "score", str(many), str(many), "--per-document"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(100)
+    proc.stdout.close()
+    assert proc.wait() == 0
+    assert proc.stderr.read() == b""
+
+
+def test_the_output_of_the_command_is_complete(tmp_path: Path) -> None:
+    # The JSON of `python -m corefscore` (which ends without teardown) equals main()'s.
+    proc = run("score", str(KEY), str(RESPONSE), "--format", "json", "--per-document")
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out.json"
+    with out.open("w") as stream:
+        saved = sys.stdout
+        sys.stdout = stream
+        try:
+            assert (
+                cli.main(["score", str(KEY), str(RESPONSE), "--format", "json", "--per-document"])
+                == 0
+            )
+        finally:
+            sys.stdout = saved
+    assert proc.stdout == out.read_text()
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_the_parser_of_one_command_is_that_of_all(command: str) -> None:
+    # main() builds only the parser of the command it runs.
+    whole, alone = cli.build_parser(), cli.build_parser(command)
+    assert list(whole._subparsers._group_actions[0].choices) == list(cli.COMMANDS)  # type: ignore[union-attr]
+    assert list(alone._subparsers._group_actions[0].choices) == [command]  # type: ignore[union-attr]
+    sub_whole = whole._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    sub_alone = alone._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    assert sub_alone.format_help() == sub_whole.format_help()
+    if command == "score":
+        args = [command, "a", "b", "--match", "head", "--format", "json"]
+        assert vars(alone.parse_args(args)) == vars(whole.parse_args(args))

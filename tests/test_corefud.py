@@ -257,6 +257,27 @@ def test_the_pairing_is_scipys_on_the_full_matrix(
     assert ours == theirs
 
 
+@given(keys=_mentions(), responses=_mentions())
+def test_mor_shares_the_words_of_a_maximum_pairing(
+    keys: list[corefud.UDMention], responses: list[corefud.UDMention]
+) -> None:
+    # One stretch: MOR's shortcuts (identical mentions paired first, one pair, one
+    # side) give the maximum of the full assignment, as SciPy finds it.
+    from scipy.optimize import linear_sum_assignment
+
+    from corefscore.metrics import mor
+
+    region = sorted(
+        [(m, True) for m in keys] + [(m, False) for m in responses], key=lambda x: x[0].order
+    )
+    if not keys or not responses:
+        assert mor._region(region) == 0
+        return
+    shared = np.array([[len(k.words & r.words) for r in responses] for k in keys])
+    rows, cols = linear_sum_assignment(shared, maximize=True)
+    assert mor._region(region) == shared[rows, cols].sum()
+
+
 def test_ties_are_left_to_scipy_and_unique_best_pairings_are_not() -> None:
     a = _mention([(1, 1.0), (1, 2.0)], (1, 2.0))
     b = _mention([(1, 2.0), (1, 3.0)], (1, 2.0))
@@ -305,3 +326,79 @@ def test_a_mention_repeated_in_one_entity_is_counted_once_with_a_warning() -> No
             assert (got.recall_num, got.recall_den) == pytest.approx(
                 (metric["r_num"], metric["r_den"]), abs=1e-9
             ), name
+
+
+@pytest.mark.parametrize(
+    ("deps", "message"),
+    [
+        ("9:nsubj", r"DEPS item '9:nsubj' of a mention head names node 9, which is not in its"),
+        ("2nsubj", r"bad DEPS item '2nsubj' of a mention head"),
+        ("x:nsubj", r"bad DEPS item 'x:nsubj'"),
+        # The first bad item is the one named, whichever its fault.
+        ("9:nsubj|x", r"DEPS item '9:nsubj' .* names node 9"),
+        ("2:nsubj|x|9:obj", r"bad DEPS item 'x'"),
+        ("2:nsubj|5.1:obj", r"names node 5.1, which is not in its sentence"),
+    ],
+)
+def test_the_deps_of_every_mention_head_are_checked(
+    tmp_path: Path, deps: str, message: str
+) -> None:
+    # "Maria" (line 4) heads a mention and is no zero: its DEPS is still read, as the
+    # official scorer reads it, and a bad one is an error at its line. The same
+    # value on a word that heads no mention ("came", line 5) is not read.
+    case = CASES / "20_zeros_dependent_deps"
+    lines = (case / "key.conllu").read_text().splitlines(keepends=True)
+    clean = corefscore.score_files(case / "key.conllu", case / "response.conllu")
+    for number, good in ((4, "2:nsubj"), (5, "0:root")):
+        bad = lines.copy()
+        bad[number - 1] = bad[number - 1].replace(f"\t{good}\t", f"\t{deps}\t")
+        assert bad != lines
+        key = tmp_path / f"key{number}.conllu"
+        key.write_text("".join(bad))
+        if number == 5:
+            assert corefscore.score_files(key, case / "response.conllu").metrics == clean.metrics
+            continue
+        with pytest.raises(InputError, match=message) as caught:
+            corefscore.score_files(key, case / "response.conllu")
+        assert caught.value.line == 4
+
+
+@pytest.mark.parametrize("singletons", ["drop", "keep"])
+def test_the_deps_of_a_singletons_head_are_checked_even_when_it_is_dropped(
+    tmp_path: Path, singletons: str
+) -> None:
+    # e2 ("came") is a singleton: dropped before scoring, but read, as the
+    # official scorer reads every mention.
+    text = (
+        "# newdoc id = s\n# global.Entity = eid-etype-head-other\n# sent_id = s-1\n"
+        "1\tMaria\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1-)\n"
+        "2\tcame\t_\t_\t_\t_\t0\troot\t{deps}\tEntity=(e2-event-1-)\n"
+        "3\tshe\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1-)\n\n"
+    )
+    key, bad = tmp_path / "key.conllu", tmp_path / "bad.conllu"
+    key.write_text(text.format(deps="0:root"))
+    bad.write_text(text.format(deps="9:root"))
+    assert corefscore.score_files(key, key, singletons=singletons)["muc"].f1 == 1.0
+    with pytest.raises(InputError, match="names node 9, which is not in its sentence") as caught:
+        corefscore.score_files(bad, key, singletons=singletons)
+    assert caught.value.line == 5
+
+
+def test_a_dropped_singleton_across_sentences_is_still_said(tmp_path: Path) -> None:
+    # e2 opens in sentence 1 and closes in sentence 2 (the official scorer stops):
+    # a warning, whether singletons are kept or dropped.
+    path = tmp_path / "key.conllu"
+    path.write_text(
+        "# newdoc id = s\n# global.Entity = eid-etype-head-other\n# sent_id = s-1\n"
+        "1\tMaria\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-person-1-)\n"
+        "2\tcame\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e2-event-1-\n\n"
+        "# sent_id = s-2\n"
+        "1\tshe\t_\t_\t_\t_\t0\troot\t_\tEntity=e2)(e1-person-1-)\n\n"
+    )
+    for singletons in ("drop", "keep"):
+        result = corefscore.score_files(path, path, singletons=singletons)
+        said = [w for w in result.warnings if "across sentences" in w]
+        assert [w.split(":")[1].split(",")[0] for w in said] == [
+            " 1 key mention(s) across sentences",
+            " 1 response mention(s) across sentences",
+        ], singletons

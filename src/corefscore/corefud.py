@@ -115,13 +115,20 @@ class UDMention:
 
 
 def ud_clusters(
-    doc: Document, *, head_identity: bool, order: Sequence[int] | None = None
+    doc: Document,
+    *,
+    head_identity: bool,
+    order: Sequence[int] | None = None,
+    singletons: bool = True,
 ) -> list[list[UDMention]]:
     """The document's entities as word-set mentions (needs its CoNLL-U syntax), in
     ``order`` (entity indices; default: ``entity_orders`` of this document alone).
 
     Read the file with ``syntax=True`` and ``empty_nodes=True``: token
     positions are then the document's nodes, and the syntax names each one.
+    With ``singletons=False`` (they are dropped), an entity of one mention
+    within a sentence is only checked (its head's DEPS), and given as an
+    empty list.
     """
     syntax = doc.syntax
     if syntax is None or syntax.node_ids is None or (len(syntax.node_ids) == 0 and doc.entities):
@@ -138,17 +145,34 @@ def ud_clusters(
     )
     keys: list[NodeKey] = list(zip(sentences, map(float, node_ids)))
     words_of: dict[int, set[float]] = {}  # each sentence's word IDs, made when asked
-
-    def sentence_words(sentence: int) -> set[float]:
-        found = words_of.get(sentence)
-        if found is None:
-            a, b = bounds[sentence - 1], bounds[sentence]
-            found = words_of[sentence] = {w for _, w in keys[a:b]}
-        return found
-
     deps_column = syntax.deps or ()
     token_lines = syntax.token_lines
-    parsed_deps: dict[tuple[str, int], tuple[tuple[NodeKey, str], ...]] = {}
+    parsed_deps: dict[str, tuple[tuple[float, str], ...]] = {}  # by DEPS value
+
+    def line_of(position: int) -> int | None:
+        return token_lines[position] if token_lines else None
+
+    def head_deps(position: int, sentence: int) -> tuple[tuple[float, str], ...]:
+        """The DEPS items of a mention head, checked as the official scorer reads
+        them (a bad one is an error); only zeros are paired by them."""
+        raw = deps_column[position] if deps_column else "_"
+        if raw == "_":
+            return ()
+        in_sentence = words_of.get(sentence)
+        if in_sentence is None:
+            a, b = bounds[sentence - 1], bounds[sentence]
+            in_sentence = words_of[sentence] = {w for _, w in keys[a:b]}
+        items = parsed_deps.get(raw)
+        if items is None:
+            items = _parse_deps(raw)
+            if items is None:
+                raise _deps_error(raw, in_sentence, doc, line_of(position))
+            parsed_deps[raw] = items
+        for parent, _ in items:
+            if parent != 0 and parent not in in_sentence:
+                raise _deps_error(raw, in_sentence, doc, line_of(position))
+        return items
+
     entities, pieces_of, heads_of = doc.entities, doc.pieces, doc.heads
     clusters: list[list[UDMention]] = []
     if order is None:
@@ -156,8 +180,21 @@ def ud_clusters(
     for e in order:
         entity_pieces = pieces_of[e] if pieces_of else None
         entity_heads = heads_of[e] if heads_of else None
+        entity = entities[e]
+        if not singletons and len(entity) == 1:
+            # Dropped: nothing of it shows but an error in its head's DEPS, or a
+            # warning if it crosses sentences (then it is made, as the others).
+            (start, end), pieces = entity[0], entity_pieces[0] if entity_pieces else None
+            first, last = (pieces[0][0], pieces[-1][1]) if pieces else (start, end)
+            if keys[first][0] == keys[last][0]:
+                head_position = entity_heads[0] if entity_heads else None
+                if head_position is None:
+                    head_position = first
+                head_deps(head_position, keys[head_position][0])
+                clusters.append([])
+                continue
         mentions: list[UDMention] = []
-        for k, (start, end) in enumerate(entities[e]):
+        for k, (start, end) in enumerate(entity):
             pieces = entity_pieces[k] if entity_pieces else None
             if pieces:
                 words = [keys[p] for a, b in pieces for p in range(a, b + 1)]
@@ -167,13 +204,9 @@ def ud_clusters(
             if head_position is None:
                 head_position = pieces[0][0] if pieces else start  # the first word, as udapi
             head = keys[head_position]
-            # Parsed for every head, as the official scorer does (a bad one is an error).
-            raw = deps_column[head_position] if deps_column else "_"
-            deps = () if raw == "_" else parsed_deps.get((raw, head[0]))
-            if deps is None:
-                line = token_lines[head_position] if token_lines else None
-                deps = _deps(raw, head[0], doc, sentence_words(head[0]), line)
-                parsed_deps[(raw, head[0])] = deps
+            zero = "." in node_ids[head_position]
+            items = head_deps(head_position, head[0])
+            deps = tuple(((head[0], p), relation) for p, relation in items) if zero else ()
             word_set = frozenset(words)
             mentions.append(
                 UDMention(
@@ -181,7 +214,7 @@ def ud_clusters(
                     first=words[0],
                     last=words[-1],
                     head=head,
-                    zero="." in node_ids[head_position],
+                    zero=zero,
                     deps=deps,
                     identity=(word_set, head) if head_identity else word_set,
                 )
@@ -232,37 +265,47 @@ def _entity_keys(doc: Document) -> list[tuple[int, int, int, str]]:
     return keys
 
 
-def _deps(
-    raw: str, sentence: int, doc: Document, words: set[float], line: int | None
-) -> tuple[tuple[NodeKey, str], ...]:
-    """The enhanced dependencies of a node: ((parent word, relation), ...); a parent
-    must be a word or empty node of the sentence (``words``: their IDs), or 0 (the
-    root)."""
-    if raw in ("_", ""):
-        return ()
+def _parse_deps(raw: str) -> tuple[tuple[float, str], ...] | None:
+    """The items of a node's enhanced dependencies (DEPS, not ``_``): (parent ID
+    as a number, relation) each; ``None`` when one is malformed. Whether the
+    parents are nodes of the sentence is the caller's check."""
     out = []
     for item in raw.split("|"):
         parent, sep, relation = item.partition(":")
         try:
             ord_ = float(parent)
         except ValueError:
+            return None
+        if not sep or ord_ < 0:
+            return None
+        out.append((ord_, relation))
+    return tuple(out)
+
+
+def _deps_error(raw: str, words: set[float], doc: Document, line: int | None) -> InputError:
+    """The error for the first bad item of a mention head's DEPS (``words``: the
+    IDs of its sentence's nodes)."""
+    for item in raw.split("|"):
+        parent, sep, _ = item.partition(":")
+        try:
+            ord_ = float(parent)
+        except ValueError:
             ord_ = -1.0
         if not sep or ord_ < 0:
-            raise InputError(
+            return InputError(
                 f"document {doc.doc_id!r}: bad DEPS item {item!r} of a mention head (expected "
                 "'HEAD:relation' items joined by '|')",
                 path=doc.source,
                 line=line,
             )
         if ord_ != 0 and ord_ not in words:
-            raise InputError(
+            return InputError(
                 f"document {doc.doc_id!r}: DEPS item {item!r} of a mention head names node "
                 f"{parent}, which is not in its sentence",
                 path=doc.source,
                 line=line,
             )
-        out.append(((sentence, ord_), relation))
-    return tuple(out)
+    raise AssertionError(f"DEPS {raw!r} has no bad item")
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,8 +352,8 @@ def prepare(
         (key_doc, evaluation.regime.key_singletons == "keep", "key", orders[0]),
         (response_doc, evaluation.regime.response_singletons == "keep", "response", orders[1]),
     ):
-        read = ud_clusters(doc, head_identity=head_identity, order=order)
-        clusters = [_dedup(c) for c in read]
+        read = ud_clusters(doc, head_identity=head_identity, order=order, singletons=keep)
+        clusters = [_dedup(c) if len(c) > 1 else c for c in read]
         repeated = sum(len(c) for c in read) - sum(len(c) for c in clusters)
         if repeated:
             warnings.append(

@@ -121,7 +121,12 @@ class HeadFinder:
             return end
         if self._tree is None:
             assert self.syntax.parse is not None
-            self._tree = _Tree(self.syntax.parse, self.syntax.pos, self.syntax.sentence_starts)
+            pos = self.syntax.pos
+            self._tree = _Tree(
+                self.syntax.parse,
+                tuple(pos) if pos is not None else None,
+                self.syntax.sentence_starts,
+            )
         return self._tree.span_head(start, end)
 
 

@@ -26,10 +26,12 @@ T = TypeVar("T")
 class Syntax:
     """Token-level columns of one document, when the reader was asked for them.
 
-    Every tuple has one item per token (the document's token positions);
-    ``None`` means the source has no such column. ``dependency_heads[t]`` is
-    the document position of token ``t``'s syntactic head, or -1 for a root;
-    ``parse`` holds CoNLL-2012 parse bits such as ``"(NP(DT*"``.
+    Every column has one item per token (the document's token positions);
+    ``None`` means the source has no such column. Columns are tuples, except
+    that the CoNLL-U reader gives UPOS, FEATS and MISC as sequences that it
+    decodes when they are first read (equal to the tuples of their items).
+    ``dependency_heads[t]`` is the document position of token ``t``'s
+    syntactic head, or -1 for a root; ``parse`` holds CoNLL-2012 parse bits such as ``"(NP(DT*"``.
     """
 
     def sentence_of(self, token: int) -> int:
@@ -39,7 +41,7 @@ class Syntax:
         return max(bisect_right(self.sentence_starts, token), 1)
 
     words: tuple[str, ...] | None = None
-    pos: tuple[str, ...] | None = None
+    pos: Sequence[str] | None = None
     parse: tuple[str, ...] | None = None
     named_entities: tuple[str, ...] | None = None
     dependency_heads: tuple[int, ...] | None = None
@@ -47,7 +49,7 @@ class Syntax:
     #: CoNLL-U FEATS strings (``"Gender=Masc|Number=Sing|Person=3"``, ``"_"`` if none),
     #: for resolution classes and the CoNLL-U writer. Left out of equality because
     #: only the CoNLL-U writer outputs them, so other round trips would differ.
-    feats: tuple[str, ...] | None = field(default=None, compare=False)
+    feats: Sequence[str] | None = field(default=None, compare=False)
     #: CoNLL-U: each token's ID column (``"5"``, ``"5.1"`` for an empty node),
     #: its enhanced dependencies (DEPS, ``"8:nsubj|9:obj"``), and each
     #: sentence's ``# sent_id`` (``None`` where it has none): what the CorefUD
@@ -59,7 +61,7 @@ class Syntax:
     #: so that the CoNLL-U writer keeps the items it does not interpret
     #: (``SplitAnte``, ``Bridge``, ``SpaceAfter``, ...). Out of equality: the
     #: other writers cannot hold it.
-    misc: tuple[str, ...] | None = field(default=None, compare=False)
+    misc: Sequence[str] | None = field(default=None, compare=False)
     sentence_ids: tuple[str | None, ...] = field(default=(), compare=False)
     #: CoNLL-U: each token's line in its file, for messages.
     token_lines: tuple[int, ...] | None = field(default=None, compare=False)

@@ -803,3 +803,36 @@ def test_columns_by_arrays_on_gum(name: str) -> None:
     path = shared_path("data", "real", "gum", "pairs", f"{name}.conllu")
     assert _read_with_columns(str(path), False) is not None  # not a fall-back
     _same_with_columns(path, path.read_text(encoding="utf-8"))
+
+
+def test_columns_only_the_writers_read_are_decoded_when_first_read() -> None:
+    import pickle
+
+    from corefscore.io import conllu
+
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "data"
+        / "corefud"
+        / "cases"
+        / "20_zeros_dependent_deps"
+    )
+    fast = read_conllu(path / "key.conllu", empty_nodes=True)
+    full = read_conllu_text((path / "key.conllu").read_text(), empty_nodes=True)
+    syntax, plain = fast["z"].syntax, full["z"].syntax
+    assert syntax is not None and plain is not None
+    misc = syntax.misc
+    assert isinstance(misc, conllu._LazyColumn) and misc._items is None  # not decoded yet
+    assert len(misc) == 21 and misc._items is None
+    assert misc[0] == "Entity=(e1-person-1-)" and misc._items is not None
+    # It is the tuple of its items in every way that shows.
+    assert isinstance(plain.misc, tuple)
+    assert misc == plain.misc and plain.misc == misc and misc != list(plain.misc)
+    assert hash(misc) == hash(plain.misc) and tuple(misc) == plain.misc
+    assert misc[1:3] == plain.misc[1:3] and list(reversed(misc)) == list(reversed(plain.misc))
+    assert repr(misc) == repr(plain.misc)
+    assert pickle.loads(pickle.dumps(misc)) == plain.misc
+    assert type(pickle.loads(pickle.dumps(misc))) is tuple
+    # UPOS and FEATS all "_" here: None, as the line loop says.
+    assert syntax.pos is None and plain.pos is None and syntax.feats is None
+    assert syntax == plain and hash(syntax) == hash(plain)

@@ -217,9 +217,9 @@ class MentionTyper:
             )
         self.syntax: Syntax = syntax
         self.words: tuple[str, ...] = syntax.words
-        self.pos: tuple[str, ...] = syntax.pos
+        self.pos: tuple[str, ...] = tuple(syntax.pos)  # (a tuple already, or decoded once)
         self.pronouns = pronouns or PronounLists()
-        self.feats = syntax.feats
+        self.feats = tuple(syntax.feats) if syntax.feats is not None else None
         self.names = (
             named_entity_tokens(syntax.named_entities) if syntax.named_entities else frozenset()
         )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 
 from ..errors import UsageError
 from .parser import Subparsers
@@ -176,6 +175,8 @@ def install(path: str, *, force: bool, lea_branch: bool, refuse: bool) -> int:
         said.append(f"created the folder {folder}")
     python = os.path.abspath(sys.executable) if sys.executable else "python3"
     text = shim_text(python, lea_branch=lea_branch, refuse=refuse)
+    import tempfile  # (only here: its import costs every other command)
+
     handle, temporary = tempfile.mkstemp(prefix=".scorer.pl.", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as f:

@@ -215,6 +215,66 @@ def _gather(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]
     return text.split("\n")[:-1]
 
 
+class _Column:
+    """A column of a block, cut out and decoded when first asked for (the
+    ``_gather`` of its ranges)."""
+
+    __slots__ = ("_data", "_ends", "_starts", "_values")
+
+    def __init__(self, data: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+        self._data, self._starts, self._ends = data, starts, ends
+        self._values: list[str] | None = None
+
+    def values(self) -> list[str]:
+        if self._values is None:
+            self._values = _gather(self._data, self._starts, self._ends)
+            del self._data, self._starts, self._ends
+        return self._values
+
+
+class _LazyColumn(Sequence[str]):
+    """One document's part of a ``_Column``: a read-only sequence of strings
+    that decodes its column when first read. MISC is the longest column
+    (the ``Entity`` values), and only the CoNLL-U writer reads it, so the
+    scoring read does not pay for it. Pickles, compares and hashes as the
+    tuple of its items."""
+
+    __slots__ = ("_column", "_items", "_start", "_stop")
+
+    def __init__(self, column: _Column, start: int, stop: int):
+        self._column, self._start, self._stop = column, start, stop
+        self._items: tuple[str, ...] | None = None
+
+    def _tuple(self) -> tuple[str, ...]:
+        if self._items is None:
+            self._items = tuple(self._column.values()[self._start : self._stop])
+            del self._column
+        return self._items
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._tuple()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tuple())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _LazyColumn):
+            other = other._tuple()
+        return isinstance(other, tuple) and self._tuple() == other
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return repr(self._tuple())
+
+    def __reduce__(self) -> tuple[type, tuple[tuple[str, ...]]]:
+        return (tuple, (self._tuple(),))
+
+
 def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
     """Each document's syntax (empty nodes as tokens), as ``_DocumentBuilder.syntax``
     makes it, from a block the array pass has read without error; ``None`` when
@@ -251,18 +311,27 @@ def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
     node_tabs = first_tab[pick]
     node_ids = [ids[i] for i in nodes]
 
-    def column(j: int) -> list[str]:
+    def column(j: int) -> _Column:
         begin = tabs[node_tabs + j - 1] + 1
         stop = tabs[node_tabs + j] if j < 9 else ends[node_lines]
-        return _gather(data, begin, stop)
+        return _Column(data, begin, stop)
 
-    words, pos, feats, raw_heads, deps, misc = (column(j) for j in (1, 3, 5, 6, 8, 9))
+    def underscores_before(j: int) -> list[int]:
+        """How many of the first n nodes have "_" in column j, for every n."""
+        begin = tabs[node_tabs + j - 1] + 1
+        blank = (tabs[node_tabs + j] - begin == 1) & (data[begin] == 95)
+        return [0, *np.cumsum(blank).tolist()]
+
+    words, raw_heads, deps = (column(j).values() for j in (1, 6, 8))
+    # Only the writers read UPOS, FEATS and MISC: cut out when first read.
+    pos, feats, misc = column(3), column(5), column(9)
+    no_pos, no_feats = underscores_before(3), underscores_before(5)
     # A sentence starts at a node after a blank line, and at each document's first.
     blanks_before = np.cumsum(blank)[node_lines]
-    starts_sentence = np.ones(len(nodes), dtype=bool)
+    starts_sentence = np.ones(len(pick), dtype=bool)
     starts_sentence[1:] = blanks_before[1:] != blanks_before[:-1]
     doc_starts = np.cumsum([0, *token_counts[:-1]]).astype(np.int64)
-    starts_sentence[doc_starts[doc_starts < len(nodes)]] = True
+    starts_sentence[doc_starts[doc_starts < len(pick)]] = True
     sentence_ids = _sentence_ids(block, data, starts, ends, comment, node_lines, starts_sentence)
     if sentence_ids is None:
         return None
@@ -274,28 +343,32 @@ def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
         b = a + count
         first_sentence = bisect_left(sentence_at, a)
         sentences = sentence_at[first_sentence : bisect_left(sentence_at, b)]
+        doc_ids = tuple(node_ids[a:b])
         try:
-            heads = _dependency_heads(
-                node_ids[a:b], raw_heads[a:b], [t - a for t in sentences], True
-            )
+            heads = _dependency_heads(doc_ids, raw_heads[a:b], [t - a for t in sentences], True)
         except _UnknownHead:
             return None
-        doc_pos, doc_feats = pos[a:b], feats[a:b]
         out.append(
             Syntax(
                 words=tuple(words[a:b]),
-                pos=tuple(doc_pos) if doc_pos.count("_") != count else None,
+                pos=_LazyColumn(pos, a, b) if no_pos[b] - no_pos[a] != count else None,
                 dependency_heads=heads,
                 sentence_starts=tuple(t - a for t in sentences),
-                feats=tuple(doc_feats) if doc_feats.count("_") != count else None,
-                node_ids=tuple(node_ids[a:b]),
+                feats=_LazyColumn(feats, a, b) if no_feats[b] - no_feats[a] != count else None,
+                node_ids=doc_ids,
                 deps=tuple(deps[a:b]),
-                misc=tuple(misc[a:b]),
+                misc=_LazyColumn(misc, a, b),
                 sentence_ids=tuple(sentence_ids[first_sentence : first_sentence + len(sentences)]),
                 token_lines=tuple(lines[a:b]),
             )
         )
     return out
+
+
+# The IDs of the words of a sentence without empty nodes, and the number of each
+# ID ("_", no head, counts as 0, the root).
+_WORD_IDS = tuple(str(number) for number in range(1, 1001))
+_WORD_NUMBERS = {"_": 0, "0": 0, **{word: number for number, word in enumerate(_WORD_IDS, 1)}}
 
 
 class _UnknownHead(LookupError):
@@ -307,7 +380,7 @@ class _UnknownHead(LookupError):
 
 
 def _dependency_heads(
-    node_ids: Sequence[str],
+    node_ids: tuple[str, ...],
     raw_heads: Sequence[str],
     sentence_starts: Sequence[int],
     empty_nodes: bool,
@@ -319,13 +392,26 @@ def _dependency_heads(
     n = len(raw_heads)
     if raw_heads.count("_") == n:
         return None
-    lengths = [stop - start for start, stop in pairwise([*sentence_starts, n])]
-    sentence_of = np.repeat(np.arange(len(lengths)), lengths).tolist()
-    # Each word by (sentence, ID), the last of a repeated ID; "_" and "0": the root.
-    index = dict(zip(zip(sentence_of, node_ids), range(n)))
-    for sentence in range(len(lengths)):
-        index[(sentence, "_")] = index[(sentence, "0")] = -1
-    heads = [index.get(key, -2) for key in zip(sentence_of, raw_heads)]
+    heads: list[int] = []
+    for start, stop in pairwise([*sentence_starts, n]):
+        ids = node_ids[start:stop]
+        size = stop - start
+        if size <= len(_WORD_IDS) and ids == _WORD_IDS[:size]:
+            # Words 1..size, as nearly every sentence has them: the head's number is
+            # its place ("_" and "0": the root).
+            for raw in raw_heads[start:stop]:
+                number = _WORD_NUMBERS.get(raw, -1)
+                if number == 0:
+                    heads.append(-1)
+                elif 0 < number <= size:
+                    heads.append(start + number - 1)
+                else:
+                    heads.append(-2)
+            continue
+        # Each word by ID, the last of a repeated ID; "_" and "0": the root.
+        index = dict(zip(ids, range(start, stop)))
+        index["_"] = index["0"] = -1
+        heads.extend(index.get(raw, -2) for raw in raw_heads[start:stop])
     if -2 in heads:
         for t, head in enumerate(heads):
             if head == -2:

@@ -29,10 +29,20 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
         raise UsageError("mor is a metric of the CorefUD evaluation (compat='corefud')")
     keys = [m for cluster in pair.key for m in cluster]
     responses = [m for cluster in pair.response for m in cluster]
-    # Stable: on equal order, key mentions before response mentions.
-    ordered = sorted(
-        [(m, True) for m in keys] + [(m, False) for m in responses], key=lambda x: x[0].order
-    )
+    # Sorted by order, stably (on equal order, key mentions before response
+    # mentions): sentence by sentence, as the order's first item is the first
+    # word's sentence, so that each sort is short.
+    by_sentence: dict[int, list[tuple[UDMention, bool]]] = {}
+    for group, is_key in ((keys, True), (responses, False)):
+        for m in group:
+            found = by_sentence.get(m.first[0])
+            if found is None:
+                by_sentence[m.first[0]] = [(m, is_key)]
+            else:
+                found.append((m, is_key))
+    ordered: list[tuple[UDMention, bool]] = []
+    for sentence in sorted(by_sentence):
+        ordered.extend(sorted(by_sentence[sentence], key=_mention_order))
     shared = 0
     region: list[tuple[UDMention, bool]] = []
     reach = None
@@ -50,19 +60,43 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
     return (shared, key_words, shared, response_words)
 
 
+def _mention_order(item: tuple[UDMention, bool]) -> tuple[object, ...]:
+    return item[0].order
+
+
 def _region(region: list[tuple[UDMention, bool]]) -> int:
     """The most words a one-to-one pairing of the region's mentions shares (only the
     total counts, so any maximum pairing gives it)."""
-    keys = [m for m, is_key in region if is_key]
-    responses = [m for m, is_key in region if not is_key]
+    if len(region) <= 2:  # most stretches: one mention, or one of each side
+        if len(region) < 2 or region[0][1] == region[1][1]:
+            return 0
+        return len(region[0][0].words & region[1][0].words)
+    # A key and a response mention with the same words are paired: some maximum
+    # pairing holds them (exchanging partners with them never loses words), so
+    # only the others are left to the assignment.
+    unpaired: dict[frozenset[object], list[UDMention]] = {}
+    for m, is_key in region:
+        if is_key:
+            unpaired.setdefault(m.words, []).append(m)
+    shared = 0
+    responses = []
+    for m, is_key in region:
+        if not is_key:
+            same = unpaired.get(m.words)
+            if same:
+                same.pop()
+                shared += len(m.words)
+            else:
+                responses.append(m)
+    keys = [m for group in unpaired.values() for m in group]
     if not keys or not responses:
-        return 0
-    if len(keys) == 1 and len(responses) == 1:  # the usual stretch: one pair
-        return len(keys[0].words & responses[0].words)
+        return shared
+    if len(keys) == 1 and len(responses) == 1:
+        return shared + len(keys[0].words & responses[0].words)
     from .ceaf import _maximum_assignment
 
     overlap = [[float(len(k.words & s.words)) for s in responses] for k in keys]
-    return int(sum(overlap[i][j] for i, j in _maximum_assignment(overlap)))
+    return shared + int(sum(overlap[i][j] for i, j in _maximum_assignment(overlap)))
 
 
 DEFINITIONS: tuple[Metric, ...] = (
