@@ -332,10 +332,8 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     entities: list[tuple[Span, ...]] = []
     labels: list[str] = []
     types: list[str | None] = []
-    heads: list[tuple[int | None, ...]] = []
-    mins: list[tuple[Span | None, ...]] = []
-    levels: list[tuple[str | None, ...]] = []
-    optional: list[tuple[bool, ...]] = []
+    # Each entity's heads, MIN spans, levels and optional flags; None: none given.
+    facts: list[_MentionFacts | None] = []
     for ci, cluster in enumerate(clusters):
         label = str(ci)
         entity_type = None
@@ -352,7 +350,15 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             cluster = _plain(cluster["mentions"])
         if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Sequence):
             raise InputError(f"{where}: cluster {ci} is not a list of spans")
-        spans: list[Span] = []
+        spans = _plain_spans(cluster)
+        if spans is not None:  # the usual input: (start, end) pairs of ints, nothing else
+            if spans:
+                entities.append(tuple(spans))
+                labels.append(label)
+                types.append(entity_type)
+                facts.append(None)
+            continue
+        spans = []
         entity_heads: list[int | None] = []
         entity_mins: list[Span | None] = []
         entity_levels: list[str | None] = []
@@ -406,24 +412,61 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             entities.append(tuple(spans))
             labels.append(label)
             types.append(entity_type)
-            heads.append(tuple(entity_heads))
-            mins.append(tuple(entity_mins))
-            levels.append(tuple(entity_levels))
-            optional.append(tuple(entity_optional))
+            facts.append(
+                (
+                    tuple(entity_heads),
+                    tuple(entity_mins),
+                    tuple(entity_levels),
+                    tuple(entity_optional),
+                )
+            )
+    heads: tuple[tuple[int | None, ...], ...] = ()
+    mins: tuple[tuple[Span | None, ...], ...] = ()
+    levels: tuple[tuple[str | None, ...], ...] = ()
+    optional: tuple[tuple[bool, ...], ...] = ()
+    if any(f is not None for f in facts):
+        every = [
+            f
+            if f is not None
+            else ((None,) * len(e), (None,) * len(e), (None,) * len(e), (False,) * len(e))
+            for e, f in zip(entities, facts)
+        ]
+        heads, mins, levels, optional = (tuple(column) for column in zip(*every))
 
-    def given(values: list[tuple[T | None, ...]]) -> tuple[tuple[T | None, ...], ...]:
-        return tuple(values) if any(v is not None for e in values for v in e) else ()
+    def stated(values: tuple[tuple[T | None, ...], ...]) -> tuple[tuple[T | None, ...], ...]:
+        return values if any(v is not None for e in values for v in e) else ()
 
     return Document(
         doc_id=doc_id,
         entities=tuple(entities),
         labels=tuple(labels),
-        heads=given(heads),
-        min_spans=given(mins),
-        mention_levels=given(levels),
+        heads=stated(heads),
+        min_spans=stated(mins),
+        mention_levels=stated(levels),
         entity_types=tuple(types) if any(t is not None for t in types) else (),
-        optional=tuple(optional) if any(f for e in optional for f in e) else (),
+        optional=optional if any(f for e in optional for f in e) else (),
     )
+
+
+_MentionFacts = tuple[
+    tuple[int | None, ...], tuple["Span | None", ...], tuple[str | None, ...], tuple[bool, ...]
+]
+
+
+def _plain_spans(cluster: Sequence[Any]) -> list[Span] | None:
+    """The spans of a cluster made only of valid ``(start, end)`` pairs of Python ints
+    (lists or tuples), checked with exact types; ``None`` for anything else, which
+    the general reading then reads or refuses."""
+    spans: list[Span] = []
+    for mention in cluster:
+        if type(mention) is tuple or type(mention) is list:
+            if len(mention) == 2:
+                start, end = mention
+                if type(start) is int and type(end) is int and 0 <= start <= end:
+                    spans.append((start, end))
+                    continue
+        return None
+    return spans
 
 
 def _span(value: object, where: str, ci: int) -> Span:
