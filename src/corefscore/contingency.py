@@ -18,7 +18,8 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import chain
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -128,28 +129,45 @@ class ContingencyTable:
         return out
 
 
-def build_table(key: Document, response: Document) -> ContingencyTable:
-    """Build the contingency table of one key/response document pair."""
-    key_of: dict[Span, int] = {}
-    key_total = 0
-    for i, entity in enumerate(key.entities):
-        key_total += len(entity)
-        for span in entity:
-            key_of[span] = i
-    response_total = sum(len(e) for e in response.entities)
-    if len(key_of) < key_total:
-        return _build_with_repeats(key, response)
+class ListTable(NamedTuple):
+    """The contingency table of one document without repeated spans, as Python lists.
 
+    The same cells, in the same order, as ``ContingencyTable`` (``counts`` is
+    then also ``response_overlap`` and ``key_counts``). Metrics with a
+    ``list_statistics`` formula read it for small documents, where building
+    arrays would cost more than the arithmetic (``CorefScorer.update`` in a
+    training loop). A named tuple: made once per document, it must be cheap.
+    """
+
+    key_sizes: list[int]
+    response_sizes: list[int]
+    rows: list[int]
+    cols: list[int]
+    counts: list[int]
+    response_cells: list[int]
+    key_mentions: int
+    response_mentions: int
+    matched_mentions: int
+    key: Document
+    response: Document
+
+
+def list_table(key: Document, response: Document) -> ListTable | None:
+    """The table of one key/response document pair as lists; ``None`` when a span
+    occurs twice on a side (``build_table`` then gives each metric its reading)."""
+    key_of = {span: i for i, entity in enumerate(key.entities) for span in entity}
+    key_total = sum(map(len, key.entities))
+    response_total = sum(map(len, response.entities))
+    if len(key_of) < key_total or len(set(chain.from_iterable(response.entities))) < response_total:
+        return None
     width = max(len(response.entities), 1)
     cell_of: dict[int, int] = {}
     rows: list[int] = []
     cols: list[int] = []
     counts: list[int] = []
     response_cells: list[int] = []
-    seen: set[Span] = set()
     for j, entity in enumerate(response.entities):
         for span in entity:
-            seen.add(span)
             owner = key_of.get(span)
             if owner is None:
                 response_cells.append(-1)
@@ -160,26 +178,50 @@ def build_table(key: Document, response: Document) -> ContingencyTable:
                 c = cell_of[code] = len(rows)
                 rows.append(owner)
                 cols.append(j)
-                counts.append(0)
-            counts[c] += 1
+                counts.append(1)
+            else:
+                counts[c] += 1
             response_cells.append(c)
-    if len(seen) < response_total:
-        return _build_with_repeats(key, response)
-    count_array = np.array(counts, dtype=np.int64)
-    return ContingencyTable(
-        key_sizes=np.array([len(e) for e in key.entities], dtype=np.int64),
-        response_sizes=np.array([len(e) for e in response.entities], dtype=np.int64),
-        rows=np.array(rows, dtype=np.int64),
-        cols=np.array(cols, dtype=np.int64),
-        counts=count_array,
+    return ListTable(
+        key_sizes=list(map(len, key.entities)),
+        response_sizes=list(map(len, response.entities)),
+        rows=rows,
+        cols=cols,
+        counts=counts,
+        response_cells=response_cells,
         key_mentions=key_total,
         response_mentions=response_total,
-        matched_mentions=int(count_array.sum()),
-        response_cells=np.array(response_cells, dtype=np.int64),
-        response_overlap=count_array,
-        key_counts=count_array,
+        matched_mentions=sum(counts),
         key=key,
         response=response,
+    )
+
+
+def build_table(key: Document, response: Document) -> ContingencyTable:
+    """Build the contingency table of one key/response document pair."""
+    lists = list_table(key, response)
+    if lists is None:
+        return _build_with_repeats(key, response)
+    return table_of_lists(lists)
+
+
+def table_of_lists(lists: ListTable) -> ContingencyTable:
+    """The ``ContingencyTable`` of a ``ListTable``."""
+    count_array = np.array(lists.counts, dtype=np.int64)
+    return ContingencyTable(
+        key_sizes=np.array(lists.key_sizes, dtype=np.int64),
+        response_sizes=np.array(lists.response_sizes, dtype=np.int64),
+        rows=np.array(lists.rows, dtype=np.int64),
+        cols=np.array(lists.cols, dtype=np.int64),
+        counts=count_array,
+        key_mentions=lists.key_mentions,
+        response_mentions=lists.response_mentions,
+        matched_mentions=lists.matched_mentions,
+        response_cells=np.array(lists.response_cells, dtype=np.int64),
+        response_overlap=count_array,
+        key_counts=count_array,
+        key=lists.key,
+        response=lists.response,
     )
 
 
@@ -456,13 +498,16 @@ def choose2(values: np.ndarray) -> np.ndarray:
 __all__ = [
     "ContingencyTable",
     "IrregularSpan",
+    "ListTable",
     "Segmentation",
     "build_table",
     "choose2",
     "empty_document",
     "group_sums",
+    "list_table",
     "segment_counts",
     "segment_ordered_sums",
     "segment_totals",
     "stack_tables",
+    "table_of_lists",
 ]

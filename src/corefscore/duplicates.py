@@ -18,6 +18,8 @@ Entities left empty are removed. ``docs/compatibility.md`` has the details.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from .errors import InputError, option
 from .model import Document, Span
 
@@ -50,6 +52,8 @@ def _as_reference(
     key: Document, response: Document, warnings: list[str]
 ) -> tuple[Document, Document]:
     """The reference scorer's handling, said in one warning line for the document."""
+    if not _has_repeats(key) and not _has_repeats(response):
+        return key, response
     done: list[str] = []
     repeated = _repeated_spans(key)
     if repeated:
@@ -70,7 +74,7 @@ def _as_reference(
 
 
 def _has_repeats(doc: Document) -> bool:
-    spans = [span for entity in doc.entities for span in entity]
+    spans = list(chain.from_iterable(doc.entities))
     return len(set(spans)) < len(spans)
 
 

@@ -129,7 +129,7 @@ class Document:
         if not self.labels:
             object.__setattr__(self, "labels", tuple(str(i) for i in range(len(self.entities))))
         if not self.lines:
-            object.__setattr__(self, "lines", tuple((0,) * len(e) for e in self.entities))
+            object.__setattr__(self, "lines", tuple([(0,) * len(e) for e in self.entities]))
 
     @property
     def mention_count(self) -> int:
@@ -325,6 +325,17 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     through their ``tolist()``, so that a float or boolean array is refused as
     a list of floats or booleans would be.
     """
+    if type(clusters) is list or type(clusters) is tuple:
+        plain = _plain_entities(clusters)
+        if plain is not None:  # the usual input, checked in one pass
+            if all(plain):
+                return Document(doc_id=doc_id, entities=tuple(plain), labels=_labels(len(plain)))
+            kept = [(str(ci), spans) for ci, spans in enumerate(plain) if spans]
+            return Document(
+                doc_id=doc_id,
+                entities=tuple(spans for _, spans in kept),
+                labels=tuple(label for label, _ in kept),
+            )
     where = f"{side} document {doc_id!r}"
     clusters = _plain(clusters)
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Sequence):
@@ -337,6 +348,14 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     for ci, cluster in enumerate(clusters):
         label = str(ci)
         entity_type = None
+        plain = _plain_entities((cluster,))
+        if plain is not None:  # (start, end) pairs of ints, nothing else
+            if plain[0]:
+                entities.append(plain[0])
+                labels.append(label)
+                types.append(entity_type)
+                facts.append(None)
+            continue
         cluster = _plain(cluster)
         if isinstance(cluster, Mapping):
             unknown = set(cluster) - _CLUSTER_KEYS
@@ -350,14 +369,6 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
             cluster = _plain(cluster["mentions"])
         if isinstance(cluster, (str, bytes)) or not isinstance(cluster, Sequence):
             raise InputError(f"{where}: cluster {ci} is not a list of spans")
-        spans = _plain_spans(cluster)
-        if spans is not None:  # the usual input: (start, end) pairs of ints, nothing else
-            if spans:
-                entities.append(tuple(spans))
-                labels.append(label)
-                types.append(entity_type)
-                facts.append(None)
-            continue
         spans = []
         entity_heads: list[int | None] = []
         entity_mins: list[Span | None] = []
@@ -453,20 +464,36 @@ _MentionFacts = tuple[
 ]
 
 
-def _plain_spans(cluster: Sequence[Any]) -> list[Span] | None:
-    """The spans of a cluster made only of valid ``(start, end)`` pairs of Python ints
-    (lists or tuples), checked with exact types; ``None`` for anything else, which
-    the general reading then reads or refuses."""
-    spans: list[Span] = []
-    for mention in cluster:
-        if type(mention) is tuple or type(mention) is list:
-            if len(mention) == 2:
+_LABELS: tuple[str, ...] = ()
+
+
+def _labels(count: int) -> tuple[str, ...]:
+    """("0", "1", ..., str(count - 1)): the labels of unnamed clusters."""
+    global _LABELS
+    if len(_LABELS) < count:
+        _LABELS = tuple(str(i) for i in range(max(count, 2 * len(_LABELS))))
+    return _LABELS[:count]
+
+
+def _plain_entities(clusters: Sequence[Any]) -> list[tuple[Span, ...]] | None:
+    """Each cluster's spans when every cluster is a list or tuple of valid
+    ``(start, end)`` pairs of Python ints (lists or tuples), checked with exact
+    types (the usual input, in one pass); ``None`` for anything else, which the
+    general reading then reads or refuses."""
+    out = []
+    for cluster in clusters:
+        if type(cluster) is not list and type(cluster) is not tuple:
+            return None
+        spans = []
+        for mention in cluster:
+            if (type(mention) is tuple or type(mention) is list) and len(mention) == 2:
                 start, end = mention
                 if type(start) is int and type(end) is int and 0 <= start <= end:
-                    spans.append((start, end))
+                    spans.append(mention if type(mention) is tuple else (start, end))
                     continue
-        return None
-    return spans
+            return None
+        out.append(tuple(spans))
+    return out
 
 
 def _span(value: object, where: str, ci: int) -> Span:

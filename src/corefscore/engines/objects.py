@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..contingency import ContingencyTable, build_table, stack_tables
+from ..contingency import ContingencyTable, ListTable, build_table, list_table, stack_tables
 from ..evaluation import Evaluation
 from ..model import Corpus, Document
 from ..pipeline import (
@@ -23,6 +23,12 @@ from ..pipeline import (
     prepare,
 )
 
+# Up to this many mentions (key and response together, over all the documents
+# scored at once), documents are scored on Python lists when every metric has
+# a list formula (``Metric.list_statistics``): below it, the arithmetic costs
+# less than the array calls (bench/library.py measures the crossing).
+LIST_MENTIONS = 2_000
+
 
 def score_pair(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
@@ -32,7 +38,25 @@ def score_pair(
         from ..corefud import score_pair as score_corefud_pair
 
         return score_corefud_pair(key, response, evaluation, warnings)
-    table = tabulate(key, response, evaluation, warnings)
+    by_lists = _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS
+    if (
+        by_lists
+        and evaluation.regime.is_standard
+        and not key.optional
+        and not _requires(evaluation)
+    ):
+        # Without repeated spans (list_table finds none) no duplicates policy changes
+        # anything, and the standard regime only drops unfound optional mentions:
+        # the pair is its own preparation.
+        lists = list_table(key, response)
+        if lists is not None:
+            return _list_statistics(lists, evaluation)
+    key, response = _prepared(key, response, evaluation, warnings)
+    if by_lists:
+        lists = list_table(key, response)
+        if lists is not None:
+            return _list_statistics(lists, evaluation)
+    table = build_table(key, response)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
 
 
@@ -40,10 +64,37 @@ def tabulate(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
 ) -> ContingencyTable:
     """The contingency table of one prepared document pair."""
+    return build_table(*_prepared(key, response, evaluation, warnings))
+
+
+def _prepared(
+    key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
+) -> tuple[Document, Document]:
+    """The pair after the duplicates policy, the regime and the matching, checked."""
     key, response = prepare(key, response, evaluation, warnings)
-    if any(m.requires for m in evaluation.metrics):
+    if _requires(evaluation):
         check_requirements(evaluation, key, response)
-    return build_table(key, response)
+    return key, response
+
+
+def _by_lists(evaluation: Evaluation) -> bool:
+    return all(m.list_statistics is not None for m in evaluation.metrics)
+
+
+def _requires(evaluation: Evaluation) -> bool:
+    return any(m.requires for m in evaluation.metrics)
+
+
+def _mentions(key: Document, response: Document) -> int:
+    return sum(map(len, key.entities)) + sum(map(len, response.entities))
+
+
+def _list_statistics(lists: ListTable, evaluation: Evaluation) -> Statistics:
+    out: Statistics = {}
+    for metric in evaluation.metrics:
+        assert metric.list_statistics is not None
+        out[metric.name] = metric.list_statistics(lists)
+    return out
 
 
 def table_statistics(
@@ -106,13 +157,22 @@ def document_statistics(
                 progress(done, total)
         return out
     warned = min_span_warning(evaluation, (key.documents[d] for d in pairing.documents))
-    tables = []
+    prepared = []
     for done, (key_doc, response_doc) in enumerate(pairs, 1):
         if warned is not None and key_doc.doc_id == warned[0]:
             warnings.append(warned[1])
-        tables.append(tabulate(key_doc, response_doc, evaluation, warnings))
+        prepared.append(_prepared(key_doc, response_doc, evaluation, warnings))
         if progress is not None:
             progress(done, total)
+    if _by_lists(evaluation) and sum(_mentions(k, r) for k, r in prepared) <= LIST_MENTIONS:
+        lists = [list_table(k, r) for k, r in prepared]
+        if all(t is not None for t in lists):
+            return {
+                doc_id: _list_statistics(t, evaluation)
+                for doc_id, t in zip(pairing.documents, lists)
+                if t is not None
+            }
+    tables = [build_table(k, r) for k, r in prepared]
     return dict(zip(pairing.documents, table_statistics(tables, evaluation)))
 
 

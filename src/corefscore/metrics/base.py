@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..contingency import ContingencyTable
+    from ..contingency import ContingencyTable, ListTable
 
 
 def sequential_sum(values: np.ndarray) -> float:
@@ -155,6 +155,10 @@ class Metric:
     then row 0 of it (``segmented`` builds such a metric). Only such
     metrics run on the columnar engines, which score many documents, or one
     cross-document partition, as one table.
+
+    ``list_statistics``, when given, is the same formula on a ``ListTable``
+    (Python lists, same operations in the same order, so the same bits): for
+    small documents, where array calls cost more than the arithmetic.
     """
 
     name: str
@@ -168,6 +172,9 @@ class Metric:
     aliases: tuple[str, ...] = field(default=())
     options: str = ""
     segment_statistics: SegmentStatistics | None = field(default=None, compare=False)
+    list_statistics: Callable[[ListTable], tuple[float, ...]] | None = field(
+        default=None, compare=False
+    )
 
     @classmethod
     def segmented(

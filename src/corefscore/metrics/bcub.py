@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contingency import ContingencyTable, segment_ordered_sums, segment_totals
+from ..contingency import ContingencyTable, ListTable, segment_ordered_sums, segment_totals
 from .base import Metric
 
 
@@ -34,10 +34,25 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
     )
 
 
+def list_statistics(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics`` of a one-document ``ListTable``: the same terms added
+    in the same order."""
+    counts, rows, cols = table.counts, table.rows, table.cols
+    key_sizes, response_sizes = table.key_sizes, table.response_sizes
+    recall = precision = 0.0
+    for c in table.response_cells:
+        if c >= 0:
+            shared = counts[c]
+            recall += shared / key_sizes[rows[c]]
+            precision += shared / response_sizes[cols[c]]
+    return (recall, float(sum(key_sizes)), precision, float(sum(response_sizes)))
+
+
 DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="bcub",
         segment_statistics=segment_statistics,
+        list_statistics=list_statistics,
         summary="mention-based: per-mention overlap of its key and response entities",
         citation="Bagga & Baldwin 1998; system mentions as in Pradhan et al. 2014",
         aliases=("b3", "bcubed", "b-cubed"),

@@ -29,7 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..contingency import ContingencyTable, IrregularSpan, choose2, segment_totals
+from ..contingency import ContingencyTable, IrregularSpan, ListTable, choose2, segment_totals
 from ..errors import InputError, UsageError
 from .base import BlancScore, Metric, MetricScore, PerDocument, f_measure
 
@@ -77,6 +77,36 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
 
 
 statistics = PerDocument(segment_statistics)
+
+
+def list_statistics(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics`` of a one-document ``ListTable`` (exact integers)."""
+    # Σ C(n, 2) = Σ n(n - 1) / 2, every n(n - 1) being even.
+    key_links = sum([n * (n - 1) for n in table.key_sizes]) // 2
+    response_links = sum([n * (n - 1) for n in table.response_sizes]) // 2
+    common_links = sum([n * (n - 1) for n in table.counts]) // 2
+    row_sums = [0] * len(table.key_sizes)
+    col_sums = [0] * len(table.response_sizes)
+    for i, j, n in zip(table.rows, table.cols, table.counts):
+        row_sums[i] += n
+        col_sums[j] += n
+    common_non = (
+        _choose2(table.matched_mentions)
+        - sum([n * (n - 1) for n in row_sums]) // 2
+        - sum([n * (n - 1) for n in col_sums]) // 2
+        + common_links
+    )
+    out = (
+        common_links,
+        key_links,
+        common_links,
+        response_links,
+        common_non,
+        _choose2(sum(table.key_sizes)) - key_links,
+        common_non,
+        _choose2(sum(table.response_sizes)) - response_links,
+    )
+    return tuple(float(v) for v in out)
 
 
 def _side_links(regular_sizes: np.ndarray, spans: list[tuple[int, ...]]) -> tuple[int, int]:
@@ -402,6 +432,7 @@ DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="blanc",
         segment_statistics=segment_statistics,
+        list_statistics=list_statistics,
         summary="rand-index style: mean of coreference and non-coreference link F1",
         citation="Recasens & Hovy 2011; Luo, Pradhan, Recasens & Hovy 2014 (P14-2005)",
         combine=score,

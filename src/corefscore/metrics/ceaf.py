@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ..contingency import ContingencyTable, segment_counts, segment_ordered_sums, segment_totals
+from ..contingency import (
+    ContingencyTable,
+    ListTable,
+    segment_counts,
+    segment_ordered_sums,
+    segment_totals,
+)
 from ..errors import UsageError
 from ..model import Entity, Span
 from .base import Metric, PerDocument, ratio, sequential_sum
@@ -250,15 +256,109 @@ def _solve_component(
             len(comp_rows),
         )
     else:
-        matrix = [[0.0] * len(comp_cols) for _ in comp_rows]
-        for i, j, w in zip(local_r, local_c, weights.tolist()):
-            matrix[i][j] = w
-        found = [(i, j, matrix[i][j]) for i, j in _maximum_assignment(matrix) if matrix[i][j] > 0]
+        found = _dense_component(local_r, local_c, weights.tolist(), len(comp_rows), len(comp_cols))
     return (
         np.array([comp_rows[i] for i, _, _ in found], dtype=np.int64),
         np.array([comp_cols[j] for _, j, _ in found], dtype=np.int64),
         np.array([w for _, _, w in found], dtype=np.float64),
     )
+
+
+def _dense_component(
+    local_rows: list[int], local_cols: list[int], weights: list[float], n_rows: int, n_cols: int
+) -> list[tuple[int, int, float]]:
+    """The aligned (row, column, similarity) of a component given in local indices
+    (its rows and columns numbered in ascending order), on its dense matrix."""
+    matrix = [[0.0] * n_cols for _ in range(n_rows)]
+    for i, j, w in zip(local_rows, local_cols, weights):
+        matrix[i][j] = w
+    return [(i, j, matrix[i][j]) for i, j in _maximum_assignment(matrix) if matrix[i][j] > 0]
+
+
+def _list_alignment(
+    rows: list[int], cols: list[int], weights: list[float]
+) -> list[tuple[int, float]]:
+    """``_align_positive`` on lists, for a small table: (key entity, similarity) of
+    each aligned pair, in key entity order, by the same rules (a lone pair is
+    aligned; a component with one key or one response entity aligns its first
+    pair of largest similarity in (key, response) order; any other one is
+    solved on its dense matrix)."""
+    row_degree: dict[int, int] = {}
+    col_degree: dict[int, int] = {}
+    for r in rows:
+        row_degree[r] = row_degree.get(r, 0) + 1
+    for c in cols:
+        col_degree[c] = col_degree.get(c, 0) + 1
+    chosen: list[tuple[int, float]] = []
+    rest: list[tuple[int, int, float]] = []
+    for r, c, w in zip(rows, cols, weights):
+        if row_degree[r] == 1 and col_degree[c] == 1:
+            chosen.append((r, w))
+        else:
+            rest.append((r, c, w))
+    if rest:
+        parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def find(x: tuple[int, int]) -> tuple[int, int]:
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+
+        for r, c, _ in rest:
+            a, b = find((0, r)), find((1, c))
+            if a != b:
+                parent[a] = b
+        components: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
+        for cell in rest:
+            components.setdefault(find((0, cell[0])), []).append(cell)
+        for cells in components.values():
+            cells.sort(key=lambda cell: (cell[0], cell[1]))
+            if len({r for r, _, _ in cells}) == 1 or len({c for _, c, _ in cells}) == 1:
+                best = min(cells, key=lambda cell: (-cell[2], cell[0], cell[1]))
+                chosen.append((best[0], best[2]))
+                continue
+            comp_rows = sorted({r for r, _, _ in cells})
+            comp_cols = sorted({c for _, c, _ in cells})
+            ri = {r: i for i, r in enumerate(comp_rows)}
+            ci = {c: i for i, c in enumerate(comp_cols)}
+            found = _dense_component(
+                [ri[r] for r, _, _ in cells],
+                [ci[c] for _, c, _ in cells],
+                [w for _, _, w in cells],
+                len(comp_rows),
+                len(comp_cols),
+            )
+            chosen.extend((comp_rows[i], w) for i, _, w in found)
+    chosen.sort(key=lambda pair: pair[0])
+    return chosen
+
+
+def _list_ceaf(table: ListTable, entity_based: bool) -> tuple[float, ...]:
+    """``_segment_ceaf`` with φ4 (``entity_based``) or φ3 on a one-document ``ListTable``."""
+    key_sizes, response_sizes = table.key_sizes, table.response_sizes
+    if entity_based:
+        weights = [
+            2 * n / (key_sizes[i] + response_sizes[j])
+            for i, j, n in zip(table.rows, table.cols, table.counts)
+        ]
+        key_self, response_self = float(len(key_sizes)), float(len(response_sizes))
+    else:
+        weights = [float(n) for n in table.counts]
+        key_self, response_self = float(sum(key_sizes)), float(sum(response_sizes))
+    total = 0.0
+    for _, similarity in _list_alignment(table.rows, table.cols, weights):
+        total += 1 - (1 - similarity)
+    return (total, key_self, total, response_self)
+
+
+def list_statistics_m(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics_m`` of a one-document ``ListTable``."""
+    return _list_ceaf(table, entity_based=False)
+
+
+def list_statistics_e(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics_e`` of a one-document ``ListTable``."""
+    return _list_ceaf(table, entity_based=True)
 
 
 def _sparse_assignment(
@@ -723,6 +823,7 @@ DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="ceafm",
         segment_statistics=segment_statistics_m,
+        list_statistics=list_statistics_m,
         summary="CEAF with phi3 = |K ∩ R|: mentions in correctly aligned entities",
         citation=_LUO,
         aliases=("ceaf-phi3", "ceaf-m", "ceaf_m"),
@@ -730,6 +831,7 @@ DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="ceafe",
         segment_statistics=segment_statistics_e,
+        list_statistics=list_statistics_e,
         summary="CEAF with phi4 = 2|K ∩ R| / (|K| + |R|): correctly aligned entities",
         citation=_LUO,
         aliases=("ceaf-phi4", "ceaf-e", "ceaf_e"),

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..contingency import ContingencyTable, segment_ordered_sums, segment_totals
+from ..contingency import ContingencyTable, ListTable, segment_ordered_sums, segment_totals
 from ..errors import UsageError
 from ..model import Document, Entity
 from .base import Metric, PerDocument
@@ -65,6 +65,28 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
 
 
 statistics = PerDocument(segment_statistics)
+
+
+def list_statistics(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics`` of a one-document ``ListTable``: the same terms added
+    in the same order (both sides' resolved links in one pass over the cells)."""
+    key_sizes, response_sizes = table.key_sizes, table.response_sizes
+    key_resolved = [0] * len(key_sizes)
+    response_resolved = [0] * len(response_sizes)
+    for i, j, n in zip(table.rows, table.cols, table.counts):
+        if n > 1:
+            links = n * (n - 1) // 2
+            key_resolved[i] += links
+            response_resolved[j] += links
+        elif key_sizes[i] == 1 and response_sizes[j] == 1:
+            # Two singletons of one mention, twins: each one's self-link is resolved.
+            key_resolved[i] = response_resolved[j] = 1
+    recall = precision = 0.0
+    for resolved, size in zip(key_resolved, key_sizes):
+        recall += resolved / (size * (size - 1) / 2 if size > 1 else 1.0) * size
+    for resolved, size in zip(response_resolved, response_sizes):
+        precision += resolved / (size * (size - 1) / 2 if size > 1 else 1.0) * size
+    return (recall, float(sum(key_sizes)), precision, float(sum(response_sizes)))
 
 
 def _uniform(entity: Entity) -> float:
@@ -165,6 +187,7 @@ DEFINITIONS: tuple[Metric, ...] = (
         name="lea",
         statistics=statistics,
         segment_statistics=segment_statistics,
+        list_statistics=list_statistics,
         summary="link-based entity-aware: resolved links per entity, weighted by entity size",
         citation="Moosavi & Strube 2016 (P16-1060)",
     ),

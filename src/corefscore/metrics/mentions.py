@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contingency import ContingencyTable
+from ..contingency import ContingencyTable, ListTable
 from .base import Metric
 
 
@@ -20,10 +20,17 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
     return np.column_stack(columns).astype(np.float64)
 
 
+def list_statistics(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics`` of a one-document ``ListTable``."""
+    found = float(table.matched_mentions)
+    return (found, float(table.key_mentions), found, float(table.response_mentions))
+
+
 DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="mentions",
         segment_statistics=segment_statistics,
+        list_statistics=list_statistics,
         summary="mention identification: key and response spans that match exactly",
         citation="Pradhan et al. 2014 (P14-2006), reference scorer v8.01",
         aliases=("mention",),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contingency import ContingencyTable, segment_totals
+from ..contingency import ContingencyTable, ListTable, segment_totals
 from .base import Metric
 
 
@@ -24,10 +24,19 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
     return np.column_stack((correct, key_links, correct, response_links))
 
 
+def list_statistics(table: ListTable) -> tuple[float, ...]:
+    """``segment_statistics`` of a one-document ``ListTable`` (every cell is nonzero)."""
+    correct = float(table.matched_mentions - len(table.counts))
+    key_links = float(sum(size - 1 for size in table.key_sizes if size > 0))
+    response_links = float(sum(size - 1 for size in table.response_sizes if size > 0))
+    return (correct, key_links, correct, response_links)
+
+
 DEFINITIONS: tuple[Metric, ...] = (
     Metric.segmented(
         name="muc",
         segment_statistics=segment_statistics,
+        list_statistics=list_statistics,
         summary="link-based: coreference links kept, as partitions of each entity",
         citation="Vilain et al. 1995 (M95-1005)",
     ),

@@ -1,0 +1,106 @@
+"""The list formulas (``Metric.list_statistics``) against the array formulas.
+
+Small documents are scored on Python lists (``corefscore.contingency.ListTable``);
+every number must be the array formula's, bit for bit, so that a document
+gives the same result whichever path scored it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import corefscore
+from corefscore.contingency import build_table, list_table
+from corefscore.engines import objects
+from corefscore.metrics import REGISTRY
+from corefscore.model import Document, document_from_clusters
+
+from ..conftest import examples
+
+LISTED = [name for name, metric in REGISTRY.items() if metric.list_statistics is not None]
+
+
+def test_the_default_metrics_have_list_formulas() -> None:
+    assert set(corefscore.Evaluation.create().metric_names) <= set(LISTED)
+
+
+@st.composite
+def document_pairs(draw: st.DrawFn) -> tuple[Document, Document]:
+    """Key and response over one pool of nested and crossing spans, with many
+    entities sharing mentions (CEAF components of several rows and columns, ties)."""
+    tokens = draw(st.integers(1, 30))
+    pool = draw(
+        st.lists(st.tuples(st.integers(0, tokens - 1), st.integers(0, 3)), max_size=40, unique=True)
+    )
+    spans = list(dict.fromkeys((s, min(s + n, tokens - 1)) for s, n in pool))
+    sides = []
+    for side in ("key", "response"):
+        entities = draw(st.integers(1, 8))
+        clusters: list[list[tuple[int, int]]] = [[] for _ in range(entities)]
+        for span in spans:
+            choice = draw(st.integers(-1, entities - 1))
+            if choice >= 0:
+                clusters[choice].append(span)
+        sides.append(document_from_clusters("d", clusters, side=side))
+    return sides[0], sides[1]
+
+
+def _bits(values: tuple[float, ...]) -> tuple[str, ...]:
+    return tuple(float(v).hex() for v in values)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(document_pairs())
+@pytest.mark.parametrize("name", LISTED)
+def test_list_formulas_give_the_array_formulas_bits(
+    name: str, pair: tuple[Document, Document]
+) -> None:
+    key, response = pair
+    metric = REGISTRY[name]
+    assert metric.list_statistics is not None
+    lists = list_table(key, response)
+    assert lists is not None  # no repeated span in these pairs
+    by_arrays = metric.statistics(build_table(key, response))
+    by_lists = metric.list_statistics(lists)
+    assert all(type(v) is float for v in by_lists)
+    assert _bits(by_lists) == _bits(by_arrays)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(document_pairs(), min_size=1, max_size=4))
+def test_a_scorer_gives_the_same_bits_by_lists_and_by_arrays(
+    pairs: list[tuple[Document, Document]],
+) -> None:
+    def statistics() -> dict[str, Any]:
+        scorer = corefscore.CorefScorer()
+        for key, response in pairs:
+            scorer.update([list(e) for e in key.entities], [list(e) for e in response.entities])
+        return {name: _bits(stats) for name, stats in scorer.statistics.items()}
+
+    by_lists = statistics()
+    saved = objects.LIST_MENTIONS
+    objects.LIST_MENTIONS = -1  # every document by arrays
+    try:
+        by_arrays = statistics()
+    finally:
+        objects.LIST_MENTIONS = saved
+    assert by_lists == by_arrays
+
+
+def test_repeated_spans_are_left_to_the_arrays() -> None:
+    # (0, 0) twice in the response: the reference scorer's handling (the later
+    # copy of a key mention dropped, with a warning), which only the contingency
+    # table's readings hold.
+    key = [[(0, 0), (2, 2)], [(4, 4)]]
+    response = [[(0, 0), (2, 2)], [(0, 0), (4, 4)]]
+    sides = [document_from_clusters("d", c, side=s) for c, s in ((key, "key"), (response, "r"))]
+    assert list_table(*sides) is None
+    scorer = corefscore.CorefScorer()
+    stats = scorer.update(key, response)
+    assert scorer.warnings and "repeated spans" in scorer.warnings[0]
+    # Response {(0,0) (2,2)} {(4,4)} once the copy is dropped: the key itself.
+    assert stats["muc"] == (1.0, 1.0, 1.0, 1.0)
