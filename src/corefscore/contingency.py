@@ -150,6 +150,8 @@ class ListTable(NamedTuple):
     matched_mentions: int
     key: Document
     response: Document
+    #: What the metrics of this table share (the CEAF components), found once.
+    memo: dict[str, object]
 
 
 def list_table(key: Document, response: Document) -> ListTable | None:
@@ -194,6 +196,7 @@ def list_table(key: Document, response: Document) -> ListTable | None:
         matched_mentions=sum(counts),
         key=key,
         response=response,
+        memo={},
     )
 
 

@@ -104,3 +104,24 @@ def test_repeated_spans_are_left_to_the_arrays() -> None:
     assert scorer.warnings and "repeated spans" in scorer.warnings[0]
     # Response {(0,0) (2,2)} {(4,4)} once the copy is dropped: the key itself.
     assert stats["muc"] == (1.0, 1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("name", ["ceafm", "ceafe"])
+def test_a_large_sparse_component_is_aligned_as_the_arrays_align_it(name: str) -> None:
+    # Key entity i = {2i, 2i+1}, response entity i = {2i+1, 2i+2}: one chain of 400
+    # key and 400 response entities, whose dense matrix (160,000 cells for 800
+    # linked pairs) is solved as a sparse matching, by lists as by arrays.
+    key = document_from_clusters(
+        "d", [[(2 * i, 2 * i), (2 * i + 1, 2 * i + 1)] for i in range(400)], side="key"
+    )
+    response = document_from_clusters(
+        "d", [[(2 * i + 1, 2 * i + 1), (2 * i + 2, 2 * i + 2)] for i in range(400)], side="r"
+    )
+    lists = list_table(key, response)
+    assert lists is not None
+    metric = REGISTRY[name]
+    assert metric.list_statistics is not None
+    by_lists = metric.list_statistics(lists)
+    assert _bits(by_lists) == _bits(metric.statistics(build_table(key, response)))
+    # Key i with response i: 400 pairs sharing one mention each (φ4 = 2/4).
+    assert by_lists[0] == (400.0 if name == "ceafm" else 200.0)

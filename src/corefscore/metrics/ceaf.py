@@ -17,6 +17,7 @@ alignment itself.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -241,27 +242,38 @@ def _solve_component(
     rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The best alignment of one component with several key and response entities."""
-    comp_rows = sorted(set(rows.tolist()))
-    comp_cols = sorted(set(cols.tolist()))
+    found = _component_pairs(rows.tolist(), cols.tolist(), weights.tolist())
+    return (
+        np.array([r for r, _, _ in found], dtype=np.int64),
+        np.array([c for _, c, _ in found], dtype=np.int64),
+        np.array([w for _, _, w in found], dtype=np.float64),
+    )
+
+
+def _component_pairs(
+    rows: list[int], cols: list[int], weights: list[float]
+) -> list[tuple[int, int, float]]:
+    """The aligned (key entity, response entity, similarity) of one component with
+    several key and response entities: on its dense matrix (rows and columns in
+    ascending order), or as a sparse matching when that matrix would be large
+    and mostly empty."""
+    comp_rows = sorted(set(rows))
+    comp_cols = sorted(set(cols))
     ri = {r: i for i, r in enumerate(comp_rows)}
     ci = {c: i for i, c in enumerate(comp_cols)}
-    local_r = [ri[r] for r in rows.tolist()]
-    local_c = [ci[c] for c in cols.tolist()]
+    local_r = [ri[r] for r in rows]
+    local_c = [ci[c] for c in cols]
     dense_cells = len(comp_rows) * len(comp_cols)
     if dense_cells > _DENSE_CELLS and 8 * len(rows) < dense_cells:
         found = _sparse_assignment(
             np.array(local_r, dtype=np.int64),
             np.array(local_c, dtype=np.int64),
-            weights,
+            np.array(weights, dtype=np.float64),
             len(comp_rows),
         )
     else:
-        found = _dense_component(local_r, local_c, weights.tolist(), len(comp_rows), len(comp_cols))
-    return (
-        np.array([comp_rows[i] for i, _, _ in found], dtype=np.int64),
-        np.array([comp_cols[j] for _, j, _ in found], dtype=np.int64),
-        np.array([w for _, _, w in found], dtype=np.float64),
-    )
+        found = _dense_component(local_r, local_c, weights, len(comp_rows), len(comp_cols))
+    return [(comp_rows[i], comp_cols[j], w) for i, j, w in found]
 
 
 def _dense_component(
@@ -275,60 +287,81 @@ def _dense_component(
     return [(i, j, matrix[i][j]) for i, j in _maximum_assignment(matrix) if matrix[i][j] > 0]
 
 
-def _list_alignment(
-    rows: list[int], cols: list[int], weights: list[float]
-) -> list[tuple[int, float]]:
-    """``_align_positive`` on lists, for a small table: (key entity, similarity) of
-    each aligned pair, in key entity order, by the same rules (a lone pair is
-    aligned; a component with one key or one response entity aligns its first
-    pair of largest similarity in (key, response) order; any other one is
-    solved on its dense matrix)."""
-    row_degree: dict[int, int] = {}
-    col_degree: dict[int, int] = {}
-    for r in rows:
-        row_degree[r] = row_degree.get(r, 0) + 1
-    for c in cols:
-        col_degree[c] = col_degree.get(c, 0) + 1
-    chosen: list[tuple[int, float]] = []
-    rest: list[tuple[int, int, float]] = []
-    for r, c, w in zip(rows, cols, weights):
-        if row_degree[r] == 1 and col_degree[c] == 1:
-            chosen.append((r, w))
-        else:
-            rest.append((r, c, w))
-    if rest:
-        parent: dict[tuple[int, int], tuple[int, int]] = {}
+@dataclass(frozen=True)
+class _ListComponents:
+    """How the cells of a ``ListTable`` fall apart for the alignment, whatever the
+    similarity: lone pairs, and the other components, each as its cells in
+    (key, response) order with whether it has one key or one response entity."""
 
-        def find(x: tuple[int, int]) -> tuple[int, int]:
-            while parent.get(x, x) != x:
-                x = parent[x]
+    lone: list[int]
+    components: list[tuple[list[int], bool]]
+
+
+def _list_components(table: ListTable) -> _ListComponents:
+    """The table's ``_ListComponents``, found once for all the CEAF metrics."""
+    found = table.memo.get("ceaf components")
+    if found is not None:
+        assert isinstance(found, _ListComponents)
+        return found
+    rows, cols = table.rows, table.cols
+    row_degree = Counter(rows)
+    col_degree = Counter(cols)
+    lone: list[int] = []
+    rest: list[int] = []
+    for cell, (r, c) in enumerate(zip(rows, cols)):
+        if row_degree[r] == 1 and col_degree[c] == 1:
+            lone.append(cell)
+        else:
+            rest.append(cell)
+    components: list[tuple[list[int], bool]] = []
+    if rest:
+        # Components by union-find with path halving; key entity r is node r,
+        # response entity c is node -1 - c.
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            up = parent.get(x, x)
+            while up != x:
+                parent[x] = x = parent.get(up, up)
+                up = parent.get(x, x)
             return x
 
-        for r, c, _ in rest:
-            a, b = find((0, r)), find((1, c))
+        for cell in rest:
+            a, b = find(rows[cell]), find(-1 - cols[cell])
             if a != b:
                 parent[a] = b
-        components: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
+        groups: dict[int, list[int]] = {}
         for cell in rest:
-            components.setdefault(find((0, cell[0])), []).append(cell)
-        for cells in components.values():
-            cells.sort(key=lambda cell: (cell[0], cell[1]))
-            if len({r for r, _, _ in cells}) == 1 or len({c for _, c, _ in cells}) == 1:
-                best = min(cells, key=lambda cell: (-cell[2], cell[0], cell[1]))
-                chosen.append((best[0], best[2]))
-                continue
-            comp_rows = sorted({r for r, _, _ in cells})
-            comp_cols = sorted({c for _, c, _ in cells})
-            ri = {r: i for i, r in enumerate(comp_rows)}
-            ci = {c: i for i, c in enumerate(comp_cols)}
-            found = _dense_component(
-                [ri[r] for r, _, _ in cells],
-                [ci[c] for _, c, _ in cells],
-                [w for _, _, w in cells],
-                len(comp_rows),
-                len(comp_cols),
-            )
-            chosen.extend((comp_rows[i], w) for i, _, w in found)
+            groups.setdefault(find(rows[cell]), []).append(cell)
+        for cells in groups.values():
+            cells.sort(key=lambda cell: (rows[cell], cols[cell]))
+            simple = len({rows[c] for c in cells}) == 1 or len({cols[c] for c in cells}) == 1
+            components.append((cells, simple))
+    found = table.memo["ceaf components"] = _ListComponents(lone, components)
+    return found
+
+
+def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, float]]:
+    """``_align_positive`` on a small ``ListTable`` (``weights``: each cell's
+    similarity): (key entity, similarity) of each aligned pair, in key entity
+    order, by the same rules (a lone pair is aligned; a component with one key
+    or one response entity aligns its first pair of largest similarity in (key,
+    response) order; any other one is solved by ``_component_pairs``)."""
+    rows, cols = table.rows, table.cols
+    parts = _list_components(table)
+    chosen = [(rows[cell], weights[cell]) for cell in parts.lone]
+    for cells, simple in parts.components:
+        if simple:
+            best = cells[0]
+            for cell in cells:
+                if weights[cell] > weights[best]:
+                    best = cell
+            chosen.append((rows[best], weights[best]))
+            continue
+        found = _component_pairs(
+            [rows[c] for c in cells], [cols[c] for c in cells], [weights[c] for c in cells]
+        )
+        chosen.extend((r, w) for r, _, w in found)
     chosen.sort(key=lambda pair: pair[0])
     return chosen
 
@@ -346,7 +379,7 @@ def _list_ceaf(table: ListTable, entity_based: bool) -> tuple[float, ...]:
         weights = [float(n) for n in table.counts]
         key_self, response_self = float(sum(key_sizes)), float(sum(response_sizes))
     total = 0.0
-    for _, similarity in _list_alignment(table.rows, table.cols, weights):
+    for _, similarity in _list_alignment(table, weights):
         total += 1 - (1 - similarity)
     return (total, key_self, total, response_self)
 
