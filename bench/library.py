@@ -6,9 +6,9 @@ a model emits them, 1-4 mentions per cluster, nested spans allowed):
 
 * ``CorefScorer.update`` with the seven default metrics on documents of 50 key
   mentions, the response a copy with a model's errors (``pairs``), per call;
-  next to it, in the same run, a hand-written pure-Python B³ on the same documents (the floor: what scoring one metric
-  costs with no checking at all) and ``update`` with B³ alone; the target is
-  update ≤ 4× the floor;
+  next to it, in the same run, a hand-written pure-Python B³ on the same
+  documents (the floor: what scoring one metric costs with no checking at all)
+  and ``update`` with B³ alone; the target is update ≤ 4× the floor;
 * ``corefscore.score`` on one document of 10 and of 50 mentions per side, per call;
 * the list and the array formulas side by side on one document of 25 to 4,000
   key mentions (``corefscore.engines.objects.LIST_MENTIONS`` is where the
