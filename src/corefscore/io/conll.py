@@ -333,8 +333,10 @@ class _Lines:
         begins = ~separator_byte
         begins[1:] &= separator_byte[:-1]
         self.starts_of_fields = np.flatnonzero(begins)
-        boundaries = np.append(np.flatnonzero(separator_byte), len(data))
-        self.ends_of_fields = boundaries[np.searchsorted(boundaries, self.starts_of_fields)]
+        # A field ends after its last byte: one followed by a separator, or the block's last.
+        last_bytes = ~separator_byte
+        last_bytes[:-1] &= separator_byte[1:]
+        self.ends_of_fields = np.flatnonzero(last_bytes) + 1
         self.first_field = np.searchsorted(self.starts_of_fields, starts)
         self.fields = np.searchsorted(self.starts_of_fields, ends) - self.first_field
         # Token lines: not empty, not white space only, not comments.
