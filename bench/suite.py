@@ -560,7 +560,7 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
     start = find(rows, "start-up", "-", "start-up")
     start_cpu = start.median_cpu() if start else None
     cells = [["corpus", "key mentions", "total CPU s", "net of start-up", "parse-only CPU s"]]
-    cells[0] += ["floor CPU s", "parse / net", "peak MB"]
+    cells[0] += ["floor CPU s", "parse / net", "parse / floor", "peak MB"]
     for corpus in dict.fromkeys(r.corpus for r in rows if r.group == group):
         total, parse, floor = (
             find(rows, group, corpus, t) for t in ("corefscore", "parse-only", "floor")
@@ -569,11 +569,22 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
         t, p, f = total.median_cpu(), parse.median_work(), floor.median_work()
         net = None if t is None or start_cpu is None else t - start_cpu
         share = "-" if p is None or not net else f"{p / net:.0%}"
+        over_floor = "-" if p is None or not f else f"{p / f:.1f}×"
         peak = statistics.median(total.peak_mb) if total.peak_mb and total.status == "ok" else None
         status = "" if total.status == "ok" else f" ({total.status})"
         mentions = f"{total.mentions:,}"
         cells.append(
-            [corpus + status, mentions, fmt(t), fmt(net), fmt(p), fmt(f), share, fmt(peak, 0)]
+            [
+                corpus + status,
+                mentions,
+                fmt(t),
+                fmt(net),
+                fmt(p),
+                fmt(f),
+                share,
+                over_floor,
+                fmt(peak, 0),
+            ]
         )
     return [table(cells, md)]
 
