@@ -254,26 +254,44 @@ def _component_pairs(
     rows: list[int], cols: list[int], weights: list[float]
 ) -> list[tuple[int, int, float]]:
     """The aligned (key entity, response entity, similarity) of one component with
-    several key and response entities: on its dense matrix (rows and columns in
-    ascending order), or as a sparse matching when that matrix would be large
-    and mostly empty."""
-    comp_rows = sorted(set(rows))
-    comp_cols = sorted(set(cols))
-    ri = {r: i for i, r in enumerate(comp_rows)}
-    ci = {c: i for i, c in enumerate(comp_cols)}
-    local_r = [ri[r] for r in rows]
-    local_c = [ci[c] for c in cols]
-    dense_cells = len(comp_rows) * len(comp_cols)
-    if dense_cells > _DENSE_CELLS and 8 * len(rows) < dense_cells:
+    several key and response entities (its cells: ``rows``, ``cols``, ``weights``)."""
+    return _solve_layout(_ComponentLayout.of(rows, cols), weights)
+
+
+@dataclass(frozen=True)
+class _ComponentLayout:
+    """A component's key and response entities in ascending order, and each cell's
+    place among them: what its matrix is made of, whatever the similarity."""
+
+    rows: list[int]
+    cols: list[int]
+    local_rows: list[int]
+    local_cols: list[int]
+
+    @classmethod
+    def of(cls, rows: list[int], cols: list[int]) -> _ComponentLayout:
+        comp_rows = sorted(set(rows))
+        comp_cols = sorted(set(cols))
+        ri = {r: i for i, r in enumerate(comp_rows)}
+        ci = {c: i for i, c in enumerate(comp_cols)}
+        return cls(comp_rows, comp_cols, [ri[r] for r in rows], [ci[c] for c in cols])
+
+
+def _solve_layout(layout: _ComponentLayout, weights: list[float]) -> list[tuple[int, int, float]]:
+    """The aligned pairs of a component: on its dense matrix, or as a sparse matching
+    when that matrix would be large and mostly empty."""
+    n_rows, n_cols = len(layout.rows), len(layout.cols)
+    dense_cells = n_rows * n_cols
+    if dense_cells > _DENSE_CELLS and 8 * len(weights) < dense_cells:
         found = _sparse_assignment(
-            np.array(local_r, dtype=np.int64),
-            np.array(local_c, dtype=np.int64),
+            np.array(layout.local_rows, dtype=np.int64),
+            np.array(layout.local_cols, dtype=np.int64),
             np.array(weights, dtype=np.float64),
-            len(comp_rows),
+            n_rows,
         )
     else:
-        found = _dense_component(local_r, local_c, weights, len(comp_rows), len(comp_cols))
-    return [(comp_rows[i], comp_cols[j], w) for i, j, w in found]
+        found = _dense_component(layout.local_rows, layout.local_cols, weights, n_rows, n_cols)
+    return [(layout.rows[i], layout.cols[j], w) for i, j, w in found]
 
 
 def _dense_component(
@@ -294,7 +312,8 @@ class _ListComponents:
     (key, response) order with whether it has one key or one response entity."""
 
     lone: list[int]
-    components: list[tuple[list[int], bool]]
+    # Each component's cells, and its layout (None: one key or one response entity).
+    components: list[tuple[list[int], _ComponentLayout | None]]
 
 
 def _list_components(table: ListTable) -> _ListComponents:
@@ -313,7 +332,7 @@ def _list_components(table: ListTable) -> _ListComponents:
             lone.append(cell)
         else:
             rest.append(cell)
-    components: list[tuple[list[int], bool]] = []
+    components: list[tuple[list[int], _ComponentLayout | None]] = []
     if rest:
         # Components by union-find with path halving; key entity r is node r,
         # response entity c is node -1 - c.
@@ -335,8 +354,12 @@ def _list_components(table: ListTable) -> _ListComponents:
             groups.setdefault(find(rows[cell]), []).append(cell)
         for cells in groups.values():
             cells.sort(key=lambda cell: (rows[cell], cols[cell]))
-            simple = len({rows[c] for c in cells}) == 1 or len({cols[c] for c in cells}) == 1
-            components.append((cells, simple))
+            cell_rows = [rows[c] for c in cells]
+            cell_cols = [cols[c] for c in cells]
+            simple = len(set(cell_rows)) == 1 or len(set(cell_cols)) == 1
+            components.append(
+                (cells, None if simple else _ComponentLayout.of(cell_rows, cell_cols))
+            )
     found = table.memo["ceaf components"] = _ListComponents(lone, components)
     return found
 
@@ -346,21 +369,19 @@ def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, f
     similarity): (key entity, similarity) of each aligned pair, in key entity
     order, by the same rules (a lone pair is aligned; a component with one key
     or one response entity aligns its first pair of largest similarity in (key,
-    response) order; any other one is solved by ``_component_pairs``)."""
-    rows, cols = table.rows, table.cols
+    response) order; any other one is solved by ``_solve_layout``)."""
+    rows = table.rows
     parts = _list_components(table)
     chosen = [(rows[cell], weights[cell]) for cell in parts.lone]
-    for cells, simple in parts.components:
-        if simple:
+    for cells, layout in parts.components:
+        if layout is None:
             best = cells[0]
             for cell in cells:
                 if weights[cell] > weights[best]:
                     best = cell
             chosen.append((rows[best], weights[best]))
             continue
-        found = _component_pairs(
-            [rows[c] for c in cells], [cols[c] for c in cells], [weights[c] for c in cells]
-        )
+        found = _solve_layout(layout, [weights[c] for c in cells])
         chosen.extend((r, w) for r, _, w in found)
     chosen.sort(key=lambda pair: pair[0])
     return chosen
