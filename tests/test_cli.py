@@ -493,3 +493,14 @@ def test_the_parser_of_one_command_is_that_of_all(command: str) -> None:
     if command == "score":
         args = [command, "a", "b", "--match", "head", "--format", "json"]
         assert vars(alone.parse_args(args)) == vars(whole.parse_args(args))
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.jsonl.gz"])
+def test_a_file_written_by_the_command_is_complete(tmp_path: Path, name: str) -> None:
+    # The command ends without teardown: its output file must be closed (and, for
+    # gzip, finished) before that.
+    out = tmp_path / name
+    proc = run("convert", str(KEY), str(out), "--to", "jsonl")
+    assert proc.returncode == 0, proc.stderr
+    converted = corefscore.score_files(KEY, out)
+    assert converted.metrics == corefscore.score_files(KEY, KEY).metrics
