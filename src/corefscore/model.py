@@ -327,15 +327,8 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     """
     if type(clusters) is list or type(clusters) is tuple:
         plain = _plain_entities(clusters)
-        if plain is not None:  # the usual input, checked in one pass
-            if all(plain):
-                return Document(doc_id=doc_id, entities=tuple(plain), labels=_labels(len(plain)))
-            kept = [(str(ci), spans) for ci, spans in enumerate(plain) if spans]
-            return Document(
-                doc_id=doc_id,
-                entities=tuple(spans for _, spans in kept),
-                labels=tuple(label for label, _ in kept),
-            )
+        if plain is not None and all(plain):  # the usual input, checked in one pass
+            return Document(doc_id=doc_id, entities=tuple(plain), labels=_labels(len(plain)))
     where = f"{side} document {doc_id!r}"
     clusters = _plain(clusters)
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Sequence):

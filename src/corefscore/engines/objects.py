@@ -38,21 +38,8 @@ def score_pair(
         from ..corefud import score_pair as score_corefud_pair
 
         return score_corefud_pair(key, response, evaluation, warnings)
-    by_lists = _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS
-    if (
-        by_lists
-        and evaluation.regime.is_standard
-        and not key.optional
-        and not _requires(evaluation)
-    ):
-        # Without repeated spans (list_table finds none) no duplicates policy changes
-        # anything, and the standard regime only drops unfound optional mentions:
-        # the pair is its own preparation.
-        lists = list_table(key, response)
-        if lists is not None:
-            return _list_statistics(lists, evaluation)
     key, response = _prepared(key, response, evaluation, warnings)
-    if by_lists:
+    if _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS:
         lists = list_table(key, response)
         if lists is not None:
             return _list_statistics(lists, evaluation)

@@ -365,12 +365,6 @@ def _block_syntax(block: bytes, token_counts: list[int]) -> list[Syntax] | None:
     return out
 
 
-# The IDs of the words of a sentence without empty nodes, and the number of each
-# ID ("_", no head, counts as 0, the root).
-_WORD_IDS = tuple(str(number) for number in range(1, 1001))
-_WORD_NUMBERS = {"_": 0, "0": 0, **{word: number for number, word in enumerate(_WORD_IDS, 1)}}
-
-
 class _UnknownHead(LookupError):
     """A HEAD that names no word of its sentence, at token ``position``."""
 
@@ -380,7 +374,7 @@ class _UnknownHead(LookupError):
 
 
 def _dependency_heads(
-    node_ids: tuple[str, ...],
+    node_ids: Sequence[str],
     raw_heads: Sequence[str],
     sentence_starts: Sequence[int],
     empty_nodes: bool,
@@ -394,24 +388,10 @@ def _dependency_heads(
         return None
     heads: list[int] = []
     for start, stop in pairwise([*sentence_starts, n]):
-        ids = node_ids[start:stop]
-        size = stop - start
-        if size <= len(_WORD_IDS) and ids == _WORD_IDS[:size]:
-            # Words 1..size, as nearly every sentence has them: the head's number is
-            # its place ("_" and "0": the root).
-            for raw in raw_heads[start:stop]:
-                number = _WORD_NUMBERS.get(raw, -1)
-                if number == 0:
-                    heads.append(-1)
-                elif 0 < number <= size:
-                    heads.append(start + number - 1)
-                else:
-                    heads.append(-2)
-            continue
-        # Each word by ID, the last of a repeated ID; "_" and "0": the root.
-        index = dict(zip(ids, range(start, stop)))
+        # Each word of the sentence by ID, the last of a repeated ID; "_" and "0": the root.
+        index = dict(zip(node_ids[start:stop], range(start, stop)))
         index["_"] = index["0"] = -1
-        heads.extend(index.get(raw, -2) for raw in raw_heads[start:stop])
+        heads.extend([index.get(raw, -2) for raw in raw_heads[start:stop]])
     if -2 in heads:
         for t, head in enumerate(heads):
             if head == -2:

@@ -242,20 +242,12 @@ def _solve_component(
     rows: np.ndarray, cols: np.ndarray, weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The best alignment of one component with several key and response entities."""
-    found = _component_pairs(rows.tolist(), cols.tolist(), weights.tolist())
+    found = _solve_layout(_ComponentLayout.of(rows.tolist(), cols.tolist()), weights.tolist())
     return (
         np.array([r for r, _, _ in found], dtype=np.int64),
         np.array([c for _, c, _ in found], dtype=np.int64),
         np.array([w for _, _, w in found], dtype=np.float64),
     )
-
-
-def _component_pairs(
-    rows: list[int], cols: list[int], weights: list[float]
-) -> list[tuple[int, int, float]]:
-    """The aligned (key entity, response entity, similarity) of one component with
-    several key and response entities (its cells: ``rows``, ``cols``, ``weights``)."""
-    return _solve_layout(_ComponentLayout.of(rows, cols), weights)
 
 
 @dataclass(frozen=True)

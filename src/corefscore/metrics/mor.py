@@ -29,20 +29,10 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
         raise UsageError("mor is a metric of the CorefUD evaluation (compat='corefud')")
     keys = [m for cluster in pair.key for m in cluster]
     responses = [m for cluster in pair.response for m in cluster]
-    # Sorted by order, stably (on equal order, key mentions before response
-    # mentions): sentence by sentence, as the order's first item is the first
-    # word's sentence, so that each sort is short.
-    by_sentence: dict[int, list[tuple[UDMention, bool]]] = {}
-    for group, is_key in ((keys, True), (responses, False)):
-        for m in group:
-            found = by_sentence.get(m.first[0])
-            if found is None:
-                by_sentence[m.first[0]] = [(m, is_key)]
-            else:
-                found.append((m, is_key))
-    ordered: list[tuple[UDMention, bool]] = []
-    for sentence in sorted(by_sentence):
-        ordered.extend(sorted(by_sentence[sentence], key=_mention_order))
+    # Stable: on equal order, key mentions before response mentions.
+    ordered = sorted(
+        [(m, True) for m in keys] + [(m, False) for m in responses], key=lambda x: x[0].order
+    )
     shared = 0
     region: list[tuple[UDMention, bool]] = []
     reach = None
@@ -58,10 +48,6 @@ def statistics(table: ContingencyTable) -> tuple[float, ...]:
     key_words = sum(len(m.words) for m in keys)
     response_words = sum(len(m.words) for m in responses)
     return (shared, key_words, shared, response_words)
-
-
-def _mention_order(item: tuple[UDMention, bool]) -> tuple[object, ...]:
-    return item[0].order
 
 
 def _region(region: list[tuple[UDMention, bool]]) -> int:
