@@ -164,3 +164,30 @@ def test_regimes_only_ever_remove_mentions(
             assert m.precision_num == m.precision_den
         for name in ("recall", "precision", "f1"):
             assert 0 <= getattr(m, name) <= 1
+
+
+def test_an_evaluation_made_from_options_is_made_once_and_stays_right() -> None:
+    from corefscore.evaluation import Evaluation
+
+    first = Evaluation.of(None, {"metrics": ["muc", "bcub"], "singletons": "drop"})
+    again = Evaluation.of(None, {"singletons": "drop", "metrics": ["muc", "bcub"]})
+    assert again is first
+    assert Evaluation.of(None, {"metrics": ["muc"]}) is not first
+    # The cached parts of an evaluation are those of a fresh one.
+    fresh = Evaluation.create(metrics=["muc", "bcub"], singletons="drop")
+    assert fresh == first and fresh is not first
+    assert first.signature() == fresh.signature() == fresh._make_signature(None, None)
+    record = first.to_dict()
+    record["metrics"].append("changed")
+    record["extra"] = 1
+    assert first.to_dict() == fresh.to_dict() == {**fresh._record()}
+    assert "extra" not in first.to_dict() and "changed" not in first.to_dict()["metrics"]
+    # Options that cannot be hashed still make an evaluation (afresh each time).
+    custom = {"metrics": [corefscore.metrics.REGISTRY["muc"]], "singletons": "drop"}
+    assert Evaluation.of(None, custom).metric_names == ("muc",)
+    # A bad option is refused each time, never remembered.
+    for _ in range(2):
+        with pytest.raises(UsageError):
+            Evaluation.of(None, {"matching": "nope"})
+    result = corefscore.score(KEY, RESPONSE, metrics=["muc", "bcub"], singletons="drop")
+    assert result.signature == fresh.signature()

@@ -280,9 +280,22 @@ class Evaluation:
     def of(
         cls, evaluation: Evaluation | None, options: Mapping[str, Any] | EvaluationOptions
     ) -> Evaluation:
-        """``evaluation`` itself, or one made from ``options`` (not both)."""
+        """``evaluation`` itself, or one made from ``options`` (not both).
+
+        An evaluation made from options is kept (they are immutable), so that
+        scoring one small document at a time (``score`` in a training loop)
+        does not resolve the same metrics and regime on every call.
+        """
         if evaluation is None:
-            return cls.create(**options)
+            key = _options_key(options)
+            if key is None:
+                return cls.create(**options)
+            found = _MADE.get(key)
+            if found is None:
+                if len(_MADE) >= 64:
+                    _MADE.clear()
+                found = _MADE[key] = cls.create(**options)
+            return found
         if options:
             raise UsageError(
                 f"give either an evaluation or options, not both (got {', '.join(options)})"
@@ -305,6 +318,19 @@ class Evaluation:
         significance: tuple[str, int, int | None, float] | None = None,
     ) -> str:
         """The signature of results computed this way (see ``corefscore.signature``)."""
+        if bootstrap is None and significance is None:
+            # Asked for by every result: made once per evaluation (immutable).
+            found = self.__dict__.get("_cached_signature")
+            if found is None:
+                found = self.__dict__["_cached_signature"] = self._make_signature(None, None)
+            return str(found)
+        return self._make_signature(bootstrap, significance)
+
+    def _make_signature(
+        self,
+        bootstrap: tuple[int, int | None, float] | None,
+        significance: tuple[str, int, int | None, float] | None,
+    ) -> str:
         return make_signature(
             metrics=self.metric_names,
             duplicates=self.duplicates,
@@ -318,6 +344,14 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """The options record of a result (its JSON ``options``, before the inputs)."""
+        record = self.__dict__.get("_cached_record")
+        if record is None:
+            record = self.__dict__["_cached_record"] = self._record()
+        out = dict(record)
+        out["metrics"] = list(out["metrics"])
+        return out
+
+    def _record(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metrics": list(self.metric_names), "duplicates": self.duplicates}
         out.update(self.regime.to_dict())
         out.update(self.scope.to_dict())
@@ -325,6 +359,25 @@ class Evaluation:
             out["compat"] = self.compat
             out["zeros"] = self.zeros
         return out
+
+
+_MADE: dict[tuple[tuple[str, Any], ...], Evaluation] = {}
+
+
+def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """A hashable form of keyword options (lists as tuples); ``None`` when one of
+    them cannot be hashed (the evaluation is then made afresh)."""
+    items = []
+    for name, value in options.items():
+        if isinstance(value, list):
+            value = ("list", *value)
+        items.append((name, value))
+    key = tuple(sorted(items, key=lambda item: item[0]))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 __all__ = [

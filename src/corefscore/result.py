@@ -140,9 +140,14 @@ def build_result(
     """
     metrics = evaluation.metrics
     totals: dict[str, MetricScore] = {}
+    only = next(iter(statistics.values())) if len(statistics) == 1 else None
     for metric in metrics:
-        columns = zip(*(stats[metric.name] for stats in statistics.values()))
-        summed = tuple(math.fsum(c) for c in columns) or (0,) * metric.width
+        if only is not None:
+            # The correctly rounded sum of one number is that number.
+            summed = tuple(map(float, only[metric.name]))
+        else:
+            columns = zip(*(stats[metric.name] for stats in statistics.values()))
+            summed = tuple(math.fsum(c) for c in columns) or (0,) * metric.width
         totals[metric.name] = metric.combine(summed)
     documents = None
     if per_document:

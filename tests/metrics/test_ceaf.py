@@ -66,6 +66,65 @@ def test_scipy_and_pure_python_solvers_agree(monkeypatch: pytest.MonkeyPatch) ->
         assert math.isclose(python, scipy, rel_tol=1e-12)
 
 
+# Components as the alignment sees them: cells (row, column, weight) with every
+# row and column used, weights from a few values so that ties are frequent.
+components = st.integers(2, 6).flatmap(
+    lambda n: st.integers(2, 6).flatmap(
+        lambda m: st.lists(
+            st.tuples(
+                st.integers(0, n - 1),
+                st.integers(0, m - 1),
+                st.sampled_from([1.0, 2.0, 3.0, 0.5, 2 / 3, 0.4, 4 / 7, 1 / 3]),
+            ),
+            min_size=1,
+            max_size=n * m,
+            unique_by=lambda cell: (cell[0], cell[1]),
+        )
+    )
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(components)
+def test_the_component_solver_gives_the_pairs_of_the_dense_solver(
+    cells: list[tuple[int, int, float]],
+) -> None:
+    # The shortcuts of _solve_layout (distinct maxima; the cost matrix built in
+    # the orientation _hungarian needs) must give _dense_component's pairs exactly.
+    cells.sort()
+    layout = ceaf._ComponentLayout.of([r for r, _, _ in cells], [c for _, c, _ in cells])
+    weights = [w for _, _, w in cells]
+    n, m = len(layout.rows), len(layout.cols)
+    dense = ceaf._dense_component(layout.local_rows, layout.local_cols, weights, n, m)
+    expected = sorted((layout.rows[i], layout.cols[j], w) for i, j, w in dense)
+    assert sorted(ceaf._solve_layout(layout, weights)) == expected
+    if min(n, m) > 1:
+        by_cost = ceaf._hungarian_component(layout.local_rows, layout.local_cols, weights, n, m)
+        assert sorted(by_cost) == sorted(dense)
+    plain = ceaf._distinct_maxima(layout.local_rows, layout.local_cols, weights, n <= m)
+    if plain is not None:
+        assert sorted(plain) == sorted(dense)
+
+
+def test_distinct_maxima_refuses_ties_and_shared_columns() -> None:
+    # Rows 0 and 1 both peak in column 0: not plain.
+    assert ceaf._distinct_maxima([0, 0, 1, 1], [0, 1, 0, 1], [2.0, 1.0, 3.0, 1.0], True) is None
+    # Row 1 ties between its two columns: not plain.
+    assert ceaf._distinct_maxima([0, 0, 1, 1], [0, 1, 0, 1], [2.0, 1.0, 1.0, 1.0], True) is None
+    # Row 0 ties, though its first maximum is in a column of its own: not plain.
+    assert ceaf._distinct_maxima([0, 0, 1], [0, 1, 1], [2.0, 2.0, 3.0], True) is None
+    # Each row's peak in its own column: that is the alignment.
+    assert ceaf._distinct_maxima([0, 0, 1, 1], [0, 1, 0, 1], [2.0, 1.0, 1.0, 3.0], True) == [
+        (0, 0, 2.0),
+        (1, 1, 3.0),
+    ]
+    # More rows than columns: by columns.
+    assert ceaf._distinct_maxima([0, 1, 2, 2], [0, 0, 0, 1], [1.0, 2.0, 1.0, 5.0], False) == [
+        (1, 0, 2.0),
+        (2, 1, 5.0),
+    ]
+
+
 entities = st.lists(
     st.lists(st.integers(0, 14).map(lambda s: (s, s)), min_size=1, max_size=4, unique=True),
     min_size=0,

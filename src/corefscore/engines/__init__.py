@@ -137,6 +137,9 @@ def check(evaluation: Evaluation, engine: str, *, what: str | None = None) -> No
     ``what`` names the reason the engine was chosen (e.g. "cross-document
     scoring", "mention tables") for the message.
     """
+    checked = evaluation.__dict__.setdefault("_engines_checked", set())
+    if (engine, what) in checked:
+        return  # asked once per scoring call: every small document in a training loop
     capability = CAPABILITIES[engine]
     if evaluation.scope.cross_document and capability.cross_document:
         capability = _CROSS_DOCUMENT
@@ -147,6 +150,7 @@ def check(evaluation: Evaluation, engine: str, *, what: str | None = None) -> No
             f"{_join(missing)} cannot be used with {reason} (docs/engines.md lists what each "
             "engine computes)"
         )
+    checked.add((engine, what))
 
 
 def _join(items: Iterable[str]) -> str:
