@@ -504,3 +504,27 @@ def test_a_file_written_by_the_command_is_complete(tmp_path: Path, name: str) ->
     assert proc.returncode == 0, proc.stderr
     converted = corefscore.score_files(KEY, out)
     assert converted.metrics == corefscore.score_files(KEY, KEY).metrics
+
+
+def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None:
+    # Importing numpy costs several times what the rest of a small run costs: a
+    # small CoNLL file and small in-memory documents never need it.
+    key = tmp_path / "key.conll"
+    key.write_text(
+        "#begin document (a); part 000\na\t0\t0\tJohn\t(0)\na\t0\t1\tsaw\t-\n"
+        "a\t0\t2\thim\t(0)\n#end document\n"
+    )
+    response = tmp_path / "response.conll"
+    response.write_text(key.read_text().replace("him\t(0)", "him\t(1)"))
+    code = (
+        "import sys\n"
+        "from corefscore.cli import main\n"
+        "import corefscore\n"
+        "corefscore.CorefScorer().update([[(0, 0), (2, 2)]], [[(0, 0)], [(2, 2)]])\n"
+        "corefscore.score({'d': [[(0, 0), (2, 2)]]}, {'d': [[(0, 0)]]})\n"
+        f"code = main(['score', {str(key)!r}, {str(response)!r}])\n"
+        "print('numpy' in sys.modules, code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.stdout.splitlines()[-1] == "False 0", proc.stderr
+    assert "MUC" in proc.stdout

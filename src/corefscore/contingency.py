@@ -19,13 +19,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .model import Document, Span
 
-IntArray = np.ndarray
+if TYPE_CHECKING:
+    import numpy as np
+
+    IntArray = np.ndarray
+else:
+    from ._numpy import np
 
 
 @dataclass(frozen=True, eq=False)

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import InputError, option
+from .evaluation import ZERO_METHODS
 from .metrics import Metric
 from .model import Document
 
@@ -61,8 +62,6 @@ if TYPE_CHECKING:
 NodeKey = tuple[int, float]
 #: The matchings of the CorefUD evaluation.
 MATCHINGS = ("exact", "partial", "head")
-#: How zeros are paired before the other mentions.
-ZERO_METHODS = ("dependent", "linear")
 #: The metrics of the CorefUD evaluation, in the official scorer's order (``all``).
 METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
 #: Which table each metric reads for recall and for precision ("key": each key

@@ -41,6 +41,8 @@ ID_SCOPES = ("global", "document")
 COMPATS = ("conll", "corefud")
 #: The duplicates "policy" of the CorefUD evaluation: its own (``corefscore.corefud``).
 COREFUD_DUPLICATES = "corefud"
+#: How the CorefUD evaluation pairs zeros before the other mentions (the first is the default).
+ZERO_METHODS = ("dependent", "linear")
 
 
 @dataclass(frozen=True)
@@ -160,8 +162,6 @@ class Evaluation:
         self._check_conll()
 
     def _check_conll(self) -> None:
-        from .corefud import ZERO_METHODS
-
         corefud_only = [
             name
             for name, used in (

@@ -75,11 +75,16 @@ def read_corefud(
     return read_conllu(path, empty_nodes=True, syntax=True, drop_unclosed=True)
 
 
+#: File name endings read as mention tables.
+MENTION_TABLE_SUFFIXES = (".tsv", ".tsv.gz", ".mentions", ".mentions.gz")
+
+
 def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:
     """Whether ``path`` (in ``format``, if given) is a mention table (``.tsv``, ``.mentions``)."""
-    from .mentiontable import is_mention_table as named
-
-    return named(path, format)
+    if format is not None:
+        return format == "mentions"
+    name = os.fspath(path).lower()
+    return name.endswith(MENTION_TABLE_SUFFIXES) and not name.endswith(".conll.tsv")
 
 
 def read_mentions(
@@ -124,6 +129,7 @@ def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
 
 __all__ = [
     "FORMATS",
+    "MENTION_TABLE_SUFFIXES",
     "detect_format",
     "is_mention_table",
     "read_conll",

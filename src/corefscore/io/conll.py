@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
 from .files import check_line_ends, open_binary
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 _BEGIN = re.compile(r"#\s*begin document\b(.*)$")
 _END = re.compile(r"#\s*end document")
@@ -244,9 +249,9 @@ class FormsDigest:
     """A fingerprint of a document's word forms, fed block by block.
 
     Two CRC-32s, of the forms' UTF-8 bytes one after the other and of their
-    lengths, so that the same words give the same digest whatever the file
-    format; ``value`` is ``None`` once a token line without a word field was
-    seen (the document carries no forms to compare).
+    lengths (little-endian 32-bit integers), so that the same words give the
+    same digest whatever the file format; ``value`` is ``None`` once a token
+    line without a word field was seen (the document carries no forms to compare).
     """
 
     __slots__ = ("chars", "layout", "lengths", "present")
@@ -262,36 +267,41 @@ class FormsDigest:
         """Add words given as strings (readers that have them one by one)."""
         encoded = [w.encode("utf-8") for w in words]
         self.chars = zlib.crc32(b"".join(encoded), self.chars)
-        lengths = np.array([len(w) for w in encoded], dtype="<i4")
-        self.lengths = zlib.crc32(lengths.tobytes(), self.lengths)
+        self.lengths = zlib.crc32(_lengths([len(w) for w in encoded]), self.lengths)
 
-    def add_lines(self, block: bytes, lines: _Lines, lo: int, hi: int) -> None:
+    def add_lines(self, lines: _Lines | _PlainLines, lo: int, hi: int) -> None:
         """Add the words of the token lines ``lo <= k < hi`` of a block."""
         if not self.present or hi <= lo:
             return
-        tokens = np.flatnonzero(lines.token[lo:hi]) + lo
-        if len(tokens) == 0:
-            return
-        if self.layout is None:
-            first = int(tokens[0])
-            field = block[lines.field_start(first, 0) : lines.field_end(first, 0)]
-            self.layout = 1 if field.isdigit() else 3
-        fields = lines.fields[tokens]
-        if (fields <= self.layout + 1).any():
+        found = lines.words(lo, hi, self.layout)
+        if found is None:
+            return  # no token line there
+        self.layout, chars, lengths = found
+        if chars is None or lengths is None:
             # A line whose word field is missing or is its coreference field.
             self.present = False
             return
-        at = lines.first_field[tokens] + self.layout
-        starts, ends = lines.starts_of_fields[at], lines.ends_of_fields[at]
-        sizes = ends - starts
-        offsets = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
-        chars = lines.data[offsets + np.arange(int(sizes.sum()))]
-        self.chars = zlib.crc32(chars.tobytes(), self.chars)
-        self.lengths = zlib.crc32(sizes.astype("<i4").tobytes(), self.lengths)
+        self.chars = zlib.crc32(chars, self.chars)
+        self.lengths = zlib.crc32(lengths, self.lengths)
 
     @property
     def value(self) -> int | None:
         return (self.chars << 32 | self.lengths) if self.present else None
+
+
+def _lengths(sizes: list[int]) -> bytes:
+    return struct.pack(f"<{len(sizes)}i", *sizes)
+
+
+def _layout(first_field: bytes) -> int:
+    """The word field of a file whose first token line starts with ``first_field``:
+    a SemEval-2010 line starts with the token number."""
+    return 1 if first_field.isdigit() else 3
+
+
+# The two kinds of line facts below must agree exactly (tests/io/test_conll_lines.py):
+# the forms digest of a file must not depend on how its blocks were read.
+_Words = tuple[int, bytes | None, bytes | None]
 
 
 class _Lines:
@@ -322,11 +332,13 @@ class _Lines:
         self.fast = (length >= 2) & (last == 45) & (before == separator) & ~comment
         self.starts = starts
         self.ends = ends
+        self.count = len(ends)
         self.visit = np.flatnonzero(~self.fast & (length > 0))
         self.fast_before = np.concatenate(([0], np.cumsum(self.fast)))
         # Lines that count as tokens, except white-space-only ones (rare; the
         # loop visits and discounts them).
         self.tokens_before = np.concatenate(([0], np.cumsum((length > 0) & ~comment)))
+        self.token_total = int(self.tokens_before[-1])
         # Fields (runs of non-white-space bytes) of every line, for the forms digest.
         self.data = data
         separator_byte = (data == 9) | (data == 32) | (data == 10) | (data == 13)
@@ -342,15 +354,128 @@ class _Lines:
         # Token lines: not empty, not white space only, not comments.
         self.token = (self.fields > 0) & ~comment
 
-    def field_start(self, line: int, k: int) -> int:
-        return int(self.starts_of_fields[self.first_field[line] + k])
-
-    def field_end(self, line: int, k: int) -> int:
-        return int(self.ends_of_fields[self.first_field[line] + k])
+    def visited(self) -> Iterable[tuple[int, int, int, int]]:
+        """(line, start, end, tokens before it) of the lines the reader's loop reads."""
+        visit = self.visit
+        # Only the visited lines' facts become Python ints (most lines are skipped).
+        return zip(
+            visit.tolist(),
+            self.starts[visit].tolist(),
+            self.ends[visit].tolist(),
+            self.tokens_before[visit].tolist(),
+        )
 
     def fast_in(self, lo: int, hi: int) -> bool:
         """Whether a fast line lies in the block's lines ``lo <= k < hi``."""
         return bool(self.fast_before[hi] - self.fast_before[lo])
+
+    def first_fast(self, lo: int, hi: int) -> int:
+        return lo + int(np.flatnonzero(self.fast[lo:hi])[0])
+
+    def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
+        """The word field of the token lines ``lo <= k < hi``: (layout, the words'
+        bytes one after the other, their lengths); the bytes ``None`` when a line
+        lacks that field; ``None`` without token lines."""
+        tokens = np.flatnonzero(self.token[lo:hi]) + lo
+        if len(tokens) == 0:
+            return None
+        if layout is None:
+            first = self.first_field[int(tokens[0])]
+            field = self.data[self.starts_of_fields[first] : self.ends_of_fields[first]]
+            layout = _layout(field.tobytes())
+        if (self.fields[tokens] <= layout + 1).any():
+            return layout, None, None
+        at = self.first_field[tokens] + layout
+        starts, ends = self.starts_of_fields[at], self.ends_of_fields[at]
+        sizes = ends - starts
+        offsets = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+        chars = self.data[offsets + np.arange(int(sizes.sum()))]
+        return layout, chars.tobytes(), sizes.astype("<i4").tobytes()
+
+
+_FIELD = re.compile(rb"[^\t \r]+")
+
+
+class _PlainLines:
+    """The facts of ``_Lines``, found line by line in Python: for small blocks,
+    where importing numpy would cost more than the whole reading (a command on a
+    two-document file starts in a third of the time without it)."""
+
+    __slots__ = ("count", "fast_before", "has_tab", "lines", "token_total", "visits")
+
+    def __init__(self, block: bytes):
+        self.has_tab = b"\t" in block
+        separator = 9 if self.has_tab else 32
+        lines = block.split(b"\n")
+        if block.endswith(b"\n"):
+            lines.pop()
+        cr = b"\r" in block
+        visits: list[tuple[int, int, int, int]] = []
+        fast_before = [0]
+        fast = tokens = pos = 0
+        for k, line in enumerate(lines):
+            start = pos
+            pos += len(line) + 1
+            if cr and line[-1:] == b"\r":
+                line = lines[k] = line[:-1]
+            if line:
+                if line[0] == 35:  # "#": a comment, visited, not a token
+                    visits.append((k, start, start + len(line), tokens))
+                elif len(line) >= 2 and line[-1] == 45 and line[-2] == separator:
+                    fast += 1
+                    tokens += 1
+                else:
+                    visits.append((k, start, start + len(line), tokens))
+                    tokens += 1
+            fast_before.append(fast)
+        self.lines = lines
+        self.count = len(lines)
+        self.visits = visits
+        self.fast_before = fast_before
+        self.token_total = tokens
+
+    def visited(self) -> Iterable[tuple[int, int, int, int]]:
+        return self.visits
+
+    def fast_in(self, lo: int, hi: int) -> bool:
+        return self.fast_before[hi] != self.fast_before[lo]
+
+    def first_fast(self, lo: int, hi: int) -> int:
+        return next(k for k in range(lo, hi) if self.fast_before[k + 1] != self.fast_before[k])
+
+    def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
+        words: list[bytes] = []
+        missing = seen = False
+        for line in self.lines[lo:hi]:
+            if line[:1] == b"#":
+                continue
+            fields = _FIELD.findall(line)
+            if not fields:
+                continue
+            seen = True
+            if layout is None:
+                layout = _layout(fields[0])
+            if len(fields) <= layout + 1:
+                missing = True
+                break
+            words.append(fields[layout])
+        if not seen or layout is None:
+            return None
+        if missing:
+            return layout, None, None
+        return layout, b"".join(words), _lengths([len(w) for w in words])
+
+
+# Blocks up to this size are read by ``_PlainLines`` (no numpy), larger ones by
+# ``_Lines``: the arrays read a MiB in about 4 ms, the lines in about 22 ms, and
+# importing numpy costs about 65 ms, so a file of up to a few MiB alone is read
+# faster without arrays; 256 KiB keeps the loss small when numpy is loaded
+# anyway (tests/io/test_conll_lines.py checks that the two agree).
+_PLAIN_BYTES = 1 << 18
+
+
+def _line_facts(block: bytes) -> _Lines | _PlainLines:
+    return _PlainLines(block) if len(block) <= _PLAIN_BYTES else _Lines(block)
 
 
 # The reader's arrays hold several bytes per byte of a block: 1 MiB blocks keep
@@ -413,27 +538,20 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
             if not block:
                 continue  # a byte-order mark alone: nothing to read (found by fuzzing)
         _validate_text(block, source, offset)
-        lines = _Lines(block)
-        visit = lines.visit
-        # Only the visited lines' facts become Python ints (most lines are skipped).
-        visited_lines = zip(
-            visit.tolist(),
-            lines.starts[visit].tolist(),
-            lines.ends[visit].tolist(),
-            lines.tokens_before[visit].tolist(),
-        )
+        lines = _line_facts(block)
+        visited_lines = lines.visited()
         has_tab = lines.has_tab
         lo = 0  # first line of the block not yet known to be inside a document
         doc_from = 0  # first line of the current document in this block
         for k, start, end, before_k in visited_lines:
             if doc is None and lines.fast_in(lo, k):
-                _outside_document(source, offset + _first_fast(lines, lo, k) + 1, bool(documents))
+                _outside_document(source, offset + lines.first_fast(lo, k) + 1, bool(documents))
             lineno = offset + k + 1
             if doc is not None:
                 if block[start] == 35:  # "#"
                     line = block[start:end].decode("utf-8")
                     if _END.search(line):
-                        doc.forms.add_lines(block, lines, doc_from, k)
+                        doc.forms.add_lines(lines, doc_from, k)
                         close(doc, tokens + before_k - base - blank)
                         doc = None
                         lo = k + 1
@@ -487,13 +605,13 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
                     )
                 continue
             _outside_document(source, lineno, bool(documents))
-        nlines = len(lines.ends)
+        nlines = lines.count
         if doc is not None:
-            doc.forms.add_lines(block, lines, doc_from, nlines)
+            doc.forms.add_lines(lines, doc_from, nlines)
         if doc is None and lines.fast_in(lo, nlines):
-            _outside_document(source, offset + _first_fast(lines, lo, nlines) + 1, bool(documents))
+            _outside_document(source, offset + lines.first_fast(lo, nlines) + 1, bool(documents))
         offset += nlines
-        tokens += int(lines.tokens_before[-1])
+        tokens += lines.token_total
     if doc is not None:
         warnings.append(
             f"{source}: document {doc.doc_id!r} has no '#end document'; read to the end of the file"
@@ -506,10 +624,6 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
             line=1,
         )
     return Corpus(documents=documents, source=source, warnings=tuple(warnings))
-
-
-def _first_fast(lines: _Lines, lo: int, hi: int) -> int:
-    return lo + int(np.flatnonzero(lines.fast[lo:hi])[0])
 
 
 def _check_start(block: bytes, source: str) -> bytes:

@@ -18,19 +18,10 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, MentionTable, first_appearance_codes
+from . import MENTION_TABLE_SUFFIXES, is_mention_table
 from .files import open_binary
 
-#: File name endings read as mention tables.
-MENTION_TABLE_SUFFIXES = (".tsv", ".tsv.gz", ".mentions", ".mentions.gz")
 _CHUNK_BYTES = 16 << 20
-
-
-def is_mention_table(path: str | os.PathLike[str], format: str | None = None) -> bool:
-    """Whether ``path`` (in ``format``, if given) is read as a mention table."""
-    if format is not None:
-        return format == "mentions"
-    name = os.fspath(path).lower()
-    return name.endswith(MENTION_TABLE_SUFFIXES) and not name.endswith(".conll.tsv")
 
 
 def table_from_corpus(corpus: Corpus) -> MentionTable:

@@ -31,14 +31,18 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Mapping
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable
 from ..errors import InputError, UsageError
 from ..model import Document
 from .base import Metric, MetricScore, ratio
 from .ceaf import align_weights
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 #: Entity type weights: every ACE 2004 type weighs 1.
 ACE2004_TYPE_WEIGHTS: Mapping[str, float] = {

@@ -6,7 +6,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
+
 
 if TYPE_CHECKING:
     from ..contingency import ContingencyTable, ListTable
@@ -117,7 +121,7 @@ def score_counts(stats: tuple[float, ...]) -> MetricScore:
     return MetricScore.from_counts(*stats)
 
 
-SegmentStatistics = Callable[["ContingencyTable"], np.ndarray]
+SegmentStatistics = Callable[["ContingencyTable"], "np.ndarray"]
 
 
 class PerDocument:

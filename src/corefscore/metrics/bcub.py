@@ -8,10 +8,15 @@ one addition each, so that the floating-point result is the reference's.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, ListTable, segment_ordered_sums, segment_totals
 from .base import Metric
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:

@@ -26,12 +26,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, IrregularSpan, ListTable, choose2, segment_totals
 from ..errors import InputError, UsageError
 from .base import BlancScore, Metric, MetricScore, PerDocument, f_measure
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 
 def _pairs(values: np.ndarray) -> int:

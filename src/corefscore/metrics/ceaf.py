@@ -20,9 +20,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contingency import (
     ContingencyTable,
@@ -35,6 +33,11 @@ from ..errors import UsageError
 from ..model import Entity, Span
 from .base import Metric, PerDocument, ratio, sequential_sum
 
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
+
 # Components with more work than this (rows × rows × columns) go to SciPy;
 # below it the pure-Python solver is faster than importing SciPy.
 _SCIPY_WORK = 64_000
@@ -44,7 +47,7 @@ _SCIPY_WORK = 64_000
 _DENSE_CELLS = 100_000
 
 #: A similarity on entity sizes: (shared mentions, |K|, |R|) -> φ, elementwise.
-Similarity = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+Similarity = Callable[["np.ndarray", "np.ndarray", "np.ndarray"], "np.ndarray"]
 #: A user similarity on two entities (key first, response second).
 EntitySimilarity = Callable[[Entity, Entity], float]
 

@@ -17,13 +17,17 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, ListTable, segment_ordered_sums, segment_totals
 from ..errors import UsageError
 from ..model import Document, Entity
 from .base import Metric, PerDocument
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 Importance = Callable[[Entity], float]
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, ListTable
 from .base import Metric
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:

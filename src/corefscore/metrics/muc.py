@@ -7,10 +7,15 @@ are ``sum(n_ij) - #(nonzero cells)``: no mention pair is ever visited.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, ListTable, segment_totals
 from .base import Metric
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 
 def segment_statistics(table: ContingencyTable) -> np.ndarray:

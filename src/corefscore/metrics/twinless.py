@@ -27,12 +27,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable
 from .base import Metric
 from .ceaf import Similarity, align, phi3, phi4
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._numpy import np
 
 
 def twinless_counts(table: ContingencyTable) -> tuple[np.ndarray, np.ndarray]:
