@@ -124,6 +124,13 @@ class Document:
     #: A fingerprint of the word forms (``corefscore.io.conll.FormsDigest``),
     #: when the format carries them; bookkeeping for the same check.
     forms_digest: int | None = field(default=None, compare=False)
+    #: The entity of each mention in the order the source completed them (a
+    #: CoNLL file: line by line, its one-token mentions before the closing
+    #: brackets); the k-th time entity i appears is its k-th mention. Empty when
+    #: the reader does not record it. It decides which copy of a repeated span
+    #: was read first (the error analysis keeps that one, as the Berkeley
+    #: analyser does); bookkeeping, so not part of equality.
+    reading_order: tuple[int, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if not self.labels:

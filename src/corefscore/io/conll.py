@@ -139,6 +139,7 @@ class _DocumentBuilder:
         "index",
         "lines",
         "open",
+        "order",
         "pending",
         "source",
         "warnings",
@@ -153,6 +154,7 @@ class _DocumentBuilder:
         self.lines: list[list[int]] = []
         self.index: dict[str, int] = {}
         self.open: dict[str, list[tuple[int, int]]] = {}
+        self.order: list[int] = []  # the entity of each mention, in reading order
         # Lines whose last tab field is empty: coreference-free, unless every
         # line of the document ends with a tab (a trailing-tab file).
         self.pending: list[tuple[int, int, str]] = []
@@ -193,6 +195,7 @@ class _DocumentBuilder:
                 idx = self._new_entity(label)
             self.entities[idx].append((token, token))
             self.lines[idx].append(lineno)
+            self.order.append(idx)
         for label in opens:
             if label not in index:
                 self._new_entity(label)
@@ -216,6 +219,7 @@ class _DocumentBuilder:
             start, _ = stack.pop()
             self.entities[idx].append((start, token))
             self.lines[idx].append(lineno)
+            self.order.append(idx)
 
     def finish(self, tokens: int) -> Document:
         if self.all_tab:
@@ -234,11 +238,16 @@ class _DocumentBuilder:
             )
         keep = [i for i, ent in enumerate(self.entities) if ent]
         labels = {idx: label for label, idx in self.index.items()}
+        order = self.order
+        if len(keep) < len(self.entities):
+            renumber = {old: new for new, old in enumerate(keep)}
+            order = [renumber[i] for i in order]
         return Document(
             doc_id=self.doc_id,
             entities=tuple(tuple(self.entities[i]) for i in keep),
             labels=tuple(labels[i] for i in keep),
             lines=tuple(tuple(self.lines[i]) for i in keep),
+            reading_order=tuple(order),
             source=self.source,
             token_count=tokens,
             forms_digest=self.forms.value,

@@ -1,0 +1,790 @@
+"""Error analysis: the categories of Kummerfeld & Klein (2013), and their cost in points.
+
+"Error-Driven Analysis of Challenges in Coreference Resolution" (EMNLP 2013)
+turns a response into the key by a sequence of transformations and names each
+one; its tool is the Berkeley Coreference Analyser. This module implements the
+same procedure on corefscore's corpus, document by document:
+
+1. **Span errors.** A response mention that is not a key mention is moved onto
+   the key mention it stands for: first when the two are equal once a leading
+   ``the`` or one-character non-letter token and a trailing ``'s`` or
+   one-character non-letter token are trimmed (same sentence), then when it is
+   the only unmatched response mention and the key mention the only unmatched
+   key mention with that head token in that sentence.
+2. **Pieces.** Each response entity is split along the key entities
+   (one *split* per piece that is not the whole entity), its mentions in no key
+   entity are split off alone and *removed*; each key mention absent from the
+   response is *introduced*; each piece smaller than its key entity is *merged*
+   into it.
+3. **Categories**, in this order, each explaining some of those operations:
+   an *extra entity* (a response entity without a non-pronoun key mention, at
+   least two of whose mentions are in no key entity), a *missing entity* (a key
+   entity of which at least two mentions are missing and only pronouns are
+   present), the pieces holding an entity's *anchor* (its earliest non-pronoun
+   mention, which the entity "stays" or "grows" from: not errors), *extra
+   mentions* (the remaining mentions split off alone), *missing mentions* (the
+   remaining single introduced mentions merged in); the splits left are
+   **conflated entities** and the merges left **divided entities**.
+
+Counting follows the analyser: a response entity mixing k key entities gives
+k - 1 conflated entities, a key entity in k pieces k - 1 divided entities, and
+one wrong link usually both. ``docs/analysis.md`` states the rules in full and
+the deliberate differences from the analyser (``docs/compatibility.md``).
+
+The score after each step is the CoNLL score of the response with the errors of
+that category and the ones before it corrected, the way the analyser writes its
+corrected files: the difference between two steps is what the category costs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Literal
+
+from ..errors import UsageError
+from ..model import Corpus, Document, Span, Syntax
+
+#: The seven categories, in the order the analyser corrects them.
+CATEGORIES = (
+    "span_error",
+    "conflated_entities",
+    "extra_mention",
+    "extra_entity",
+    "divided_entity",
+    "missing_mention",
+    "missing_entity",
+)
+
+#: The analyser's names of the categories.
+LABELS = {
+    "span_error": "Span Error",
+    "conflated_entities": "Conflated Entities",
+    "extra_mention": "Extra Mention",
+    "extra_entity": "Extra Entity",
+    "divided_entity": "Divided Entity",
+    "missing_mention": "Missing Mention",
+    "missing_entity": "Missing Entity",
+}
+
+#: The raw operations of step 2 (and the span corrections of step 1).
+OPERATIONS = ("correct_span", "introduce", "split", "merge", "remove")
+
+#: Mention types, as the analyser assigns them (see ``mention_type``).
+MENTION_TYPES = ("name", "nominal", "pronoun")
+
+#: The corrected responses that are scored, in order (each includes the ones before).
+STEPS = ("original", *CATEGORIES)
+
+# The analyser's pronoun words (its ``pronoun_properties`` table): a one-token
+# mention with one of these words is a pronoun whatever its tag.
+PRONOUN_WORDS = frozenset(
+    """her hers herself she he him himself his our ours yours ourselves yourselves
+    they their theirs them 'em em themselves us we whoever whomever whose i me mine
+    my myself one thyself ya you your yourself it its itself what when where which
+    how whatever who whom everybody everyone anybody anyone somebody someone nobody
+    all few several some many most none noone something nothing everything that this
+    these those""".split()
+)
+# Pronoun tags: the analyser's Penn Treebank ones, and the Universal POS tags of
+# CoNLL-U files that stand for them.
+PRONOUN_TAGS = frozenset({"PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT", "PRON", "DET"})
+NAME_TAGS = frozenset({"NNP", "NNPS", "PROPN"})
+
+HeadRule = Literal["syntax", "last"]
+#: A custom head rule: (document id, span) -> the head token (a document position).
+HeadFunction = Callable[[str, Span], int]
+
+# A mention as the analyser has it: (sentence, first token, end) with positions
+# within the sentence and the end exclusive; tuples order mentions as the text does.
+_Mention = tuple[int, int, int]
+_Cluster = frozenset[_Mention]
+
+
+@dataclass(frozen=True)
+class ErrorInstance:
+    """One error: its category, the mentions it is about (document spans), and the
+    mention type that stands for it (of the mention, or of the part's anchor)."""
+
+    category: str
+    mentions: tuple[Span, ...]
+    mention_type: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "category": self.category,
+            "mentions": [list(span) for span in self.mentions],
+            "mention_type": self.mention_type,
+        }
+
+
+@dataclass(frozen=True)
+class ErrorCounts:
+    """How many errors of each category, of each category by mention type, and how
+    many raw operations (``OPERATIONS``)."""
+
+    categories: Mapping[str, int]
+    by_type: Mapping[str, Mapping[str, int]]
+    operations: Mapping[str, int]
+
+    @classmethod
+    def of(cls, errors: Iterable[ErrorInstance], operations: Mapping[str, int]) -> ErrorCounts:
+        errors = list(errors)
+        categories = Counter(e.category for e in errors)
+        by_type = {
+            c: {
+                t: sum(1 for e in errors if e.category == c and e.mention_type == t)
+                for t in MENTION_TYPES
+            }
+            for c in CATEGORIES
+        }
+        return cls(
+            categories={c: categories.get(c, 0) for c in CATEGORIES},
+            by_type=by_type,
+            operations={o: int(operations.get(o, 0)) for o in OPERATIONS},
+        )
+
+    @classmethod
+    def total(cls, parts: Iterable[ErrorCounts]) -> ErrorCounts:
+        parts = list(parts)
+        return cls(
+            categories={c: sum(p.categories[c] for p in parts) for c in CATEGORIES},
+            by_type={
+                c: {t: sum(p.by_type[c][t] for p in parts) for t in MENTION_TYPES}
+                for c in CATEGORIES
+            },
+            operations={o: sum(p.operations[o] for p in parts) for o in OPERATIONS},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "categories": dict(self.categories),
+            "by_type": {c: dict(t) for c, t in self.by_type.items()},
+            "operations": dict(self.operations),
+        }
+
+
+@dataclass(frozen=True)
+class DocumentErrors:
+    """The errors of one document."""
+
+    doc_id: str
+    counts: ErrorCounts
+    errors: tuple[ErrorInstance, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "counts": self.counts.to_dict(),
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+@dataclass(frozen=True)
+class Step:
+    """The scores of the response with the errors up to one category corrected."""
+
+    name: str
+    #: metric -> F1 (a fraction), for MUC, B³ and CEAFe.
+    f1: Mapping[str, float]
+    conll: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.name, "f1": dict(self.f1), "conll": self.conll}
+
+
+@dataclass(frozen=True)
+class ErrorAnalysis:
+    """The error analysis of a response: per document, in total, and the score
+    after each correction step (``STEPS``)."""
+
+    documents: Mapping[str, DocumentErrors]
+    totals: ErrorCounts
+    steps: tuple[Step, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    def cost(self, category: str) -> float:
+        """CoNLL points (a fraction) gained by correcting ``category`` after the
+        categories before it."""
+        names = [s.name for s in self.steps]
+        at = names.index(category)
+        return self.steps[at].conll - self.steps[at - 1].conll
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "options": dict(self.options),
+            "totals": self.totals.to_dict(),
+            "steps": [
+                {**s.to_dict(), "cost": self.cost(s.name) if s.name != "original" else None}
+                for s in self.steps
+            ],
+            "documents": {d: e.to_dict() for d, e in self.documents.items()},
+            "warnings": list(self.warnings),
+        }
+
+
+class _Text:
+    """A document's tokens by sentence: words, tags and heads for the analysis."""
+
+    def __init__(self, doc: Document, syntax: Syntax | None, heads: HeadRule | HeadFunction):
+        self.doc_id = doc.doc_id
+        self.syntax = syntax
+        starts = list(syntax.sentence_starts) if syntax is not None else []
+        if not starts or starts[0] != 0:
+            starts.insert(0, 0)
+        self.starts = starts
+        self.words = syntax.words if syntax is not None else None
+        self.pos = syntax.pos if syntax is not None else None
+        self.heads = heads
+        self._finder: Any = None
+        if (
+            heads == "syntax"
+            and syntax is not None
+            and (syntax.parse is not None or syntax.dependency_heads is not None)
+        ):
+            from ..heads import HeadFinder
+
+            self._finder = HeadFinder(syntax)
+        self._types: dict[_Mention, str] = {}
+
+    def mention(self, span: Span) -> _Mention | None:
+        """The analyser's mention of a document span; ``None`` across sentences."""
+        from bisect import bisect_right
+
+        first = bisect_right(self.starts, span[0]) - 1
+        if bisect_right(self.starts, span[1]) - 1 != first:
+            return None
+        offset = self.starts[first]
+        return (first, span[0] - offset, span[1] + 1 - offset)
+
+    def span(self, mention: _Mention) -> Span:
+        offset = self.starts[mention[0]]
+        return (mention[1] + offset, mention[2] - 1 + offset)
+
+    def word(self, sentence: int, index: int) -> str:
+        if self.words is None:
+            return ""
+        return self.words[self.starts[sentence] + index]
+
+    def head(self, mention: _Mention) -> int:
+        """The head token of a mention, as a position in its sentence."""
+        span = self.span(mention)
+        if callable(self.heads):
+            head = self.heads(self.doc_id, span)
+        elif self._finder is not None:
+            head = self._finder.head(span)
+        else:
+            head = span[1]
+        return head - self.starts[mention[0]]
+
+    def mention_type(self, mention: _Mention) -> str:
+        """name, nominal or pronoun, by the analyser's rule (``docs/analysis.md``)."""
+        found = self._types.get(mention)
+        if found is None:
+            sentence, start, end = mention
+            head = self.starts[sentence] + (start if end - start == 1 else self.head(mention))
+            tag = self.pos[head] if self.pos is not None else ""
+            word = self.words[head].lower() if self.words is not None else ""
+            if end - start == 1 and (tag in PRONOUN_TAGS or word in PRONOUN_WORDS):
+                found = "pronoun"
+            elif tag in NAME_TAGS:
+                found = "name"
+            else:
+                found = "nominal"
+            self._types[mention] = found
+        return found
+
+    def is_pronoun(self, mention: _Mention) -> bool:
+        return self.mention_type(mention) == "pronoun"
+
+    def anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
+        """The earliest non-pronoun mention of ``cluster`` (``None`` if all are pronouns)."""
+        return min((m for m in cluster if not self.is_pronoun(m)), default=None)
+
+    def trimmed(self, mention: _Mention) -> tuple[int, int, int]:
+        """The mention without a leading "the" or one-character non-letter token,
+        and without a trailing "'s" or one-character non-letter token (repeatedly,
+        never below one token)."""
+        sentence, start, end = mention
+        while start < end - 1 and _trimmable(self.word(sentence, start), "the"):
+            start += 1
+        while start < end - 1 and _trimmable(self.word(sentence, end - 1), "'s"):
+            end -= 1
+        return sentence, start, end
+
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _trimmable(word: str, extra: str) -> bool:
+    return word == extra or (len(word) == 1 and word not in _LETTERS)
+
+
+@dataclass
+class _Split:
+    part: _Cluster
+    whole: _Cluster
+    nowhere: bool  # a mention in no key entity, split off alone
+
+
+@dataclass
+class _Merge:
+    part: _Cluster
+    whole: _Cluster
+
+
+class _Document:
+    """The analysis of one document, on the analyser's mentions."""
+
+    def __init__(
+        self,
+        text: _Text,
+        key: list[list[_Mention]],
+        response: list[list[_Mention]],
+    ):
+        self.text = text
+        self.gold = [frozenset(e) for e in key if e]
+        self.gold_of = {m: i for i, e in enumerate(self.gold) for m in e}
+        self.auto = [list(e) for e in response if e]
+        self.errors: list[ErrorInstance] = []
+        self.operations: Counter[str] = Counter()
+        # The corrected responses, one per step (mention -> entity number).
+        self.states: dict[str, dict[_Mention, int]] = {}
+        self._fresh = count(len(self.auto))
+
+    # Step 1 ---------------------------------------------------------------
+
+    def correct_spans(self) -> None:
+        text = self.text
+        auto_of = {m: i for i, e in enumerate(self.auto) for m in e}
+        self.states["original"] = dict(auto_of)
+        mapping: dict[_Mention, _Mention] = {}
+        used: set[_Mention] = set()
+        unmatched_gold = sorted(set(self.gold_of) - set(auto_of))
+        trimmed_gold = {g: text.trimmed(g) for g in unmatched_gold}
+        for a in sorted(set(auto_of) - set(self.gold_of)):
+            trimmed = text.trimmed(a)
+            for g in unmatched_gold:
+                if g not in used and g[0] == a[0] and trimmed_gold[g] == trimmed:
+                    # Every match is taken, the last one wins (as in the analyser).
+                    mapping[a] = g
+                    used.add(g)
+        self._move(mapping, auto_of)
+        by_head: dict[tuple[int, int], tuple[list[_Mention], list[_Mention]]] = {}
+        for side, mentions in (
+            (0, set(auto_of) - set(self.gold_of)),
+            (1, set(self.gold_of) - set(auto_of)),
+        ):
+            for m in sorted(mentions):
+                by_head.setdefault((m[0], text.head(m)), ([], []))[side].append(m)
+        mapping = {a[0]: g[0] for a, g in by_head.values() if len(a) == 1 and len(g) == 1}
+        self._move(mapping, auto_of)
+
+    def _move(self, mapping: Mapping[_Mention, _Mention], auto_of: dict[_Mention, int]) -> None:
+        for a, g in mapping.items():
+            entity = auto_of.pop(a)
+            auto_of[g] = entity
+            self.auto[entity].remove(a)
+            self.auto[entity].append(g)
+            self.operations["correct_span"] += 1
+            self._error("span_error", (g,), self.text.mention_type(g))
+
+    # Steps 2 and 3 -------------------------------------------------------------
+
+    def categorise(self) -> None:
+        auto = [frozenset(e) for e in self.auto if e]
+        auto_of = {m: i for i, e in enumerate(auto) for m in e}
+        state = dict(auto_of)
+        groups = _confusion_groups(auto, self.gold, auto_of, self.gold_of)
+        found = []
+        for auto_ids, gold_ids in groups:
+            group_auto = [auto[i] for i in auto_ids]
+            group_gold = [self.gold[i] for i in gold_ids]
+            if set(group_auto) == set(group_gold) and len(group_auto) == len(group_gold):
+                continue
+            found.append(self._group(group_auto, group_gold, auto_of))
+        self.states["span_error"] = dict(state)
+        self._correct(found, state)
+
+    def _group(
+        self, auto: list[_Cluster], gold: list[_Cluster], auto_of: Mapping[_Mention, int]
+    ) -> dict[str, list[Any]]:
+        text = self.text
+        gold_of = self.gold_of
+        splits: list[_Split] = []
+        removes: list[_Cluster] = []
+        pieces: list[_Cluster] = []
+        for whole in auto:
+            used: set[_Mention] = set()
+            for entity in gold:
+                part = whole & entity
+                if part:
+                    pieces.append(part)
+                    used |= part
+                    if len(part) != len(whole):
+                        splits.append(_Split(part, whole, False))
+            for m in sorted(whole - used):
+                splits.append(_Split(frozenset((m,)), whole, True))
+                removes.append(frozenset((m,)))
+        introduces: list[_Cluster] = []
+        for entity in gold:
+            for m in sorted(entity):
+                if m not in auto_of:
+                    introduces.append(frozenset((m,)))
+                    pieces.append(frozenset((m,)))
+        merges = [
+            _Merge(part, entity)
+            for entity in gold
+            for part in pieces
+            if part != entity and part <= entity
+        ]
+        self.operations["split"] += len(splits)
+        self.operations["remove"] += len(removes)
+        self.operations["introduce"] += len(introduces)
+        self.operations["merge"] += len(merges)
+
+        def drop_remove(mention: _Mention) -> None:
+            for r in removes:
+                if mention in r:
+                    removes.remove(r)
+                    return
+
+        # Extra entities: response entities whose key mentions are all pronouns,
+        # with at least two mentions in no key entity.
+        extra_parts: dict[_Cluster, list[_Split]] = {}
+        for s in splits:
+            if all(m not in gold_of or text.is_pronoun(m) for m in s.whole) and all(
+                m not in gold_of for m in s.part
+            ):
+                extra_parts.setdefault(s.whole, []).append(s)
+        extra_entities = []
+        for found in extra_parts.values():
+            union = frozenset().union(*(s.part for s in found))
+            if len(union) == 1:
+                continue
+            extra_entities.append(union)
+            for s in found:
+                splits.remove(s)
+                drop_remove(next(iter(s.part)))
+        # Missing entities: key entities with more than one mention missing and
+        # only pronouns present.
+        missing_entities = []
+        for entity in gold:
+            present = [m for m in entity if m in auto_of]
+            if len(entity) - len(present) > 1 and all(text.is_pronoun(m) for m in present):
+                missing_entities.append(entity)
+                for m in entity:
+                    if m in auto_of:
+                        continue
+                    merge = next(x for x in merges if len(x.part) == 1 and m in x.part)
+                    introduce = next(x for x in introduces if len(x) == 1 and m in x)
+                    merges.remove(merge)
+                    introduces.remove(introduce)
+        # The pieces an entity stays as, or grows from (its anchor's): not errors.
+        for s in [s for s in splits if self._same_anchor(s.part, s.whole)]:
+            splits.remove(s)
+            if s.part in removes:
+                removes.remove(s.part)
+        for g in [g for g in merges if self._same_anchor(g.part, g.whole)]:
+            merges.remove(g)
+            if g.part in introduces:
+                introduces.remove(g.part)
+        # Extra mentions: what is still split off alone.
+        extra_mentions = [s for s in splits if len(s.part) == 1 and s.nowhere]
+        for s in extra_mentions:
+            splits.remove(s)
+            drop_remove(next(iter(s.part)))
+        # Missing mentions: single introduced mentions still merged in.
+        missing_mentions = []
+        singles = {next(iter(s.part)) for s in splits if len(s.part) == 1}
+        for g in list(merges):
+            if len(g.part) != 1:
+                continue
+            m = next(iter(g.part))
+            if m in singles or m == text.anchor(g.whole) or m in auto_of:
+                continue
+            missing_mentions.append(g)
+            introduce = next((x for x in introduces if len(x) == 1 and m in x), None)
+            if introduce is not None:
+                merges.remove(g)
+                introduces.remove(introduce)
+        # A key singleton absent from the response: the analyser stops there
+        # (its introduce is never explained); here it is a missing mention.
+        for introduce in introduces:
+            m = next(iter(introduce))
+            if self.gold[self.gold_of[m]] == introduce:
+                missing_mentions.append(_Merge(introduce, introduce))
+
+        for union in extra_entities:
+            self._error("extra_entity", tuple(sorted(union)), self._type_of(union))
+        for entity in missing_entities:
+            self._error("missing_entity", tuple(sorted(entity)), self._type_of(entity))
+        for s in extra_mentions:
+            self._error("extra_mention", tuple(s.part), text.mention_type(next(iter(s.part))))
+        for g in missing_mentions:
+            self._error("missing_mention", tuple(g.part), text.mention_type(next(iter(g.part))))
+        for s in splits:
+            self._error("conflated_entities", tuple(sorted(s.part)), self._type_of(s.part))
+        for g in merges:
+            self._error("divided_entity", tuple(sorted(g.part)), self._type_of(g.part))
+        return {
+            "conflated_entities": splits,
+            "extra_mention": extra_mentions,
+            "extra_entity": extra_entities,
+            "divided_entity": merges,
+            "missing_mention": missing_mentions,
+            "missing_entity": missing_entities,
+        }
+
+    def _same_anchor(self, part: _Cluster, whole: _Cluster) -> bool:
+        anchor = self.text.anchor(part)
+        if anchor != self.text.anchor(whole):
+            return False
+        return anchor is not None or min(part) == min(whole)
+
+    def _type_of(self, cluster: Iterable[_Mention]) -> str:
+        anchor = self.text.anchor(cluster)
+        return "pronoun" if anchor is None else self.text.mention_type(anchor)
+
+    def _error(self, category: str, mentions: tuple[_Mention, ...], kind: str) -> None:
+        spans = tuple(self.text.span(m) for m in mentions)
+        self.errors.append(ErrorInstance(category, spans, kind))
+
+    # The corrected responses -----------------------------------------------------
+
+    def _correct(self, groups: list[dict[str, list[Any]]], state: dict[_Mention, int]) -> None:
+        """Apply the corrections category by category (each group's own), keeping
+        the response after each: the analyser's progressive corrected files."""
+        text = self.text
+        gold_of = self.gold_of
+        fresh = self._fresh
+        for category in CATEGORIES[1:]:
+            for changes in groups:
+                for change in changes[category]:
+                    if category == "conflated_entities":
+                        entity = next(fresh)
+                        for m in change.part:
+                            state[m] = entity
+                        rest = change.whole - change.part
+                        if len(rest) == 1:
+                            (alone,) = rest
+                            if alone not in gold_of:
+                                state.pop(alone, None)
+                    elif category in ("extra_mention", "extra_entity"):
+                        part = change.part if category == "extra_mention" else change
+                        for m in part:
+                            state.pop(m, None)
+                    elif category == "divided_entity":
+                        target = text.anchor(change.whole) or min(change.whole)
+                        if target not in state:
+                            state[target] = next(fresh)
+                        entity = state[target]
+                        done: set[int] = set()
+                        for m in change.part:
+                            if m not in state:
+                                state[m] = entity
+                            elif state[m] not in done:
+                                old = state[m]
+                                done.add(old)
+                                for other, e in list(state.items()):
+                                    if e == old:
+                                        state[other] = entity
+                    elif category == "missing_mention":
+                        (m,) = change.part
+                        present = [x for x in change.whole if x in state]
+                        if present:
+                            state[m] = state[min(present)]
+                        else:
+                            entity = next(fresh)
+                            state[min(change.whole)] = entity
+                            state[m] = entity
+                    else:  # missing_entity
+                        entity = next(fresh)
+                        for m in change:
+                            state[m] = entity
+            self.states[category] = dict(state)
+
+    def clusters(self, step: str) -> list[list[Span]]:
+        """The response's entities after ``step``, as document spans."""
+        entities: dict[int, list[Span]] = {}
+        for m, e in sorted(self.states[step].items()):
+            entities.setdefault(e, []).append(self.text.span(m))
+        return list(entities.values())
+
+    def key_clusters(self) -> list[list[Span]]:
+        return [[self.text.span(m) for m in sorted(e)] for e in self.gold]
+
+
+def _confusion_groups(
+    auto: list[_Cluster],
+    gold: list[_Cluster],
+    auto_of: Mapping[_Mention, int],
+    gold_of: Mapping[_Mention, int],
+) -> list[tuple[list[int], list[int]]]:
+    """The connected components of response and key entities linked by a shared
+    mention: (response entities, key entities) of each."""
+    parent = list(range(len(auto) + len(gold)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = x = parent[parent[x]]
+        return x
+
+    for m, a in auto_of.items():
+        g = gold_of.get(m)
+        if g is not None:
+            ra, rg = find(a), find(len(auto) + g)
+            if ra != rg:
+                parent[ra] = rg
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for a in range(len(auto)):
+        groups.setdefault(find(a), ([], []))[0].append(a)
+    for g in range(len(gold)):
+        groups.setdefault(find(len(auto) + g), ([], []))[1].append(g)
+    return list(groups.values())
+
+
+def _mentions(
+    doc: Document, text: _Text, side: str, warnings: list[str], drop_singletons: bool
+) -> list[list[_Mention]]:
+    """The document's entities as the analyser's mentions: a span across a sentence
+    break and a repeated span are left out, with a warning; with
+    ``drop_singletons``, one-mention entities too.
+
+    Of the copies of a repeated span, the one read first is kept (the document's
+    ``reading_order``; without it, the copy in the earlier entity).
+    """
+    entities = doc.entities
+    if len(doc.reading_order) == sum(map(len, entities)):
+        nth = [0] * len(entities)
+        reading = []
+        for e in doc.reading_order:
+            reading.append((e, nth[e]))
+            nth[e] += 1
+    else:
+        reading = [(e, k) for e, entity in enumerate(entities) for k in range(len(entity))]
+    kept: set[tuple[int, int]] = set()
+    seen: set[_Mention] = set()
+    crossing: list[Span] = []
+    repeated: list[Span] = []
+    for e, k in reading:
+        if drop_singletons and len(entities[e]) == 1:
+            continue
+        span = entities[e][k]
+        m = text.mention(span)
+        if m is None:
+            crossing.append(span)
+        elif m in seen:
+            repeated.append(span)
+        else:
+            seen.add(m)
+            kept.add((e, k))
+    out = [
+        [m for k, span in enumerate(entity) if (e, k) in kept and (m := text.mention(span))]
+        for e, entity in enumerate(entities)
+        if not (drop_singletons and len(entity) == 1)
+    ]
+    if crossing:
+        warnings.append(
+            f"{side} document {doc.doc_id!r}: {len(crossing)} mention(s) across a sentence "
+            f"break left out of the error analysis (first {crossing[0]})"
+        )
+    if repeated:
+        warnings.append(
+            f"{side} document {doc.doc_id!r}: {len(repeated)} repeated span(s) left out "
+            f"of the error analysis, the first copy kept (first {repeated[0]})"
+        )
+    return out
+
+
+def analyse_errors(
+    key: Corpus,
+    response: Corpus,
+    *,
+    response_singletons: str = "drop",
+    heads: HeadRule | HeadFunction = "syntax",
+    documents: Sequence[str] | None = None,
+) -> ErrorAnalysis:
+    """The error analysis of ``response`` against ``key`` (see the module docstring).
+
+    ``key`` should carry its syntax (``read_corpus(..., syntax=True)``): words
+    for the span trimming, tags for the mention types, sentence breaks, and a
+    parse or dependency heads for the heads. ``response_singletons``: ``drop``
+    (the analyser's default: one-mention response entities are removed before
+    anything else) or ``keep``. ``heads``: ``syntax`` (corefscore's head finder
+    on the key's parse or dependencies; the last token without either),
+    ``last`` (always the last token), or a function ``(doc_id, span) -> token``.
+    Key documents missing from the response are analysed against an empty
+    response; response documents missing from the key are ignored (warnings say so).
+    """
+    if response_singletons not in ("drop", "keep"):
+        raise UsageError(
+            f"response_singletons must be 'drop' or 'keep', got {response_singletons!r}"
+        )
+    if not callable(heads) and heads not in ("syntax", "last"):
+        raise UsageError(f"heads must be 'syntax', 'last' or a function, got {heads!r}")
+    from ..pipeline import pair_documents
+
+    warnings: list[str] = [*key.warnings, *response.warnings]
+    pairing = pair_documents(
+        tuple(key.documents),
+        tuple(response.documents),
+        documents=documents,
+        key_source=key.source,
+        response_source=response.source,
+    )
+    warnings.extend(pairing.warnings)
+    results: dict[str, DocumentErrors] = {}
+    keys: dict[str, list[list[Span]]] = {}
+    steps: dict[str, dict[str, list[list[Span]]]] = {s: {} for s in STEPS}
+    for doc_id in pairing.documents:
+        key_doc = key.documents[doc_id]
+        response_id = pairing.response_id(doc_id)
+        response_doc = response.documents.get(response_id) or Document(doc_id, ())
+        text = _Text(key_doc, key_doc.syntax, heads)
+        analysis = _Document(
+            text,
+            _mentions(key_doc, text, "key", warnings, drop_singletons=False),
+            _mentions(
+                response_doc,
+                text,
+                "response",
+                warnings,
+                drop_singletons=response_singletons == "drop",
+            ),
+        )
+        analysis.correct_spans()
+        analysis.categorise()
+        results[doc_id] = DocumentErrors(
+            doc_id,
+            ErrorCounts.of(analysis.errors, analysis.operations),
+            tuple(analysis.errors),
+        )
+        keys[doc_id] = analysis.key_clusters()
+        for step in STEPS:
+            steps[step][doc_id] = analysis.clusters(step)
+    return ErrorAnalysis(
+        documents=results,
+        totals=ErrorCounts.total(r.counts for r in results.values()),
+        steps=tuple(_score_step(name, keys, steps[name]) for name in STEPS),
+        options={
+            "response_singletons": response_singletons,
+            "heads": heads if isinstance(heads, str) else "custom",
+            "key": os.fspath(key.source) if key.source else None,
+            "response": os.fspath(response.source) if response.source else None,
+        },
+        warnings=tuple(warnings),
+    )
+
+
+def _score_step(
+    name: str, key: Mapping[str, list[list[Span]]], response: Mapping[str, list[list[Span]]]
+) -> Step:
+    from ..scorer import score
+
+    result = score(dict(key), dict(response), metrics="conll", duplicates="first")
+    f1 = {m: result[m].f1 for m in ("muc", "bcub", "ceafe")}
+    return Step(name, f1, float(result.conll or 0.0))
