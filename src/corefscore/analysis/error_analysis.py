@@ -507,10 +507,12 @@ class _Document:
             if m in singles or m == text.anchor(g.whole) or m in auto_of:
                 continue
             missing_mentions.append(g)
-            introduce = next((x for x in introduces if len(x) == 1 and m in x), None)
-            if introduce is not None:
+            # Its merge stays a divided entity too if its introduce was explained
+            # already (as in the analyser).
+            single = frozenset((m,))
+            if single in introduces:
                 merges.remove(g)
-                introduces.remove(introduce)
+                introduces.remove(single)
         # A key singleton absent from the response: the analyser stops there
         # (its introduce is never explained); here it is a missing mention.
         for introduce in introduces:

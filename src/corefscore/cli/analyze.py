@@ -1,4 +1,4 @@
-"""corefscore analyze: resolution classes, CPP and the mention effect."""
+"""corefscore analyze: resolution classes, CPP, the mention effect and error categories."""
 
 from __future__ import annotations
 
@@ -15,13 +15,45 @@ NAME = "analyze"
 def add_parser(subparsers: Subparsers) -> None:
     a = subparsers.add_parser(
         NAME,
-        help="analyses of the founding papers: resolution classes, CPP, mention effect",
+        help="analyses that explain a score: resolution classes, CPP, mention effect, errors",
         description="Analyses that explain a score (see docs/analysis.md).",
     )
     kinds = a.add_subparsers(dest="analysis", metavar="ANALYSIS", parser_class=_Parser)
     _add_classes(kinds)
     _add_cpp(kinds)
     _add_mention_effect(kinds)
+    _add_errors(kinds)
+
+
+def _add_errors(kinds: Subparsers) -> None:
+    errors = kinds.add_parser(
+        "errors",
+        help="error categories of Kummerfeld & Klein (2013) and what each costs",
+        description="Turn the response into the key step by step and name each step, as the "
+        "Berkeley Coreference Analyser does: span errors, conflated entities, extra mentions "
+        "and entities, divided entities, missing mentions and entities; counts per document, "
+        "by mention type, and the CoNLL score after correcting each category "
+        "(docs/analysis.md). The key's words, tags and parse or dependencies are used.",
+    )
+    errors.add_argument("key", metavar="KEY")
+    errors.add_argument("response", metavar="RESPONSE")
+    errors.add_argument(
+        "--response-singletons",
+        choices=("drop", "keep"),
+        default="drop",
+        help="drop (the analyser's default) or keep one-mention response entities",
+    )
+    errors.add_argument(
+        "--heads",
+        choices=("syntax", "last"),
+        default="syntax",
+        help="mention heads from the key's parse or dependencies (default; the last token "
+        "without them), or always the last token",
+    )
+    errors.add_argument(
+        "--per-document", action="store_true", help="also list each document's counts (text)"
+    )
+    add_output_options(errors, ("text", "json", "csv"))
 
 
 def _add_classes(kinds: Subparsers) -> None:
@@ -97,12 +129,29 @@ def _add_mention_effect(kinds: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.analysis is None:
-        raise UsageError("choose an analysis: classes, cpp or mention-effect")
+        raise UsageError("choose an analysis: classes, cpp, mention-effect or errors")
     if args.analysis == "classes":
         return _classes(args)
     if args.analysis == "cpp":
         return _cpp(args)
+    if args.analysis == "errors":
+        return _errors(args)
     return _mention_effect(args)
+
+
+def _errors(args: argparse.Namespace) -> int:
+    from ..analysis.error_analysis import analyse_errors
+    from ..io import read_corpus
+    from ..report.errors import format_errors
+
+    key = read_corpus(args.key, side="key", syntax=True)
+    response = read_corpus(args.response, side="response")
+    analysis = analyse_errors(
+        key, response, response_singletons=args.response_singletons, heads=args.heads
+    )
+    warn(analysis.warnings, args.quiet)
+    emit(format_errors(analysis, fmt=args.format, per_document=args.per_document), args)
+    return EXIT_OK
 
 
 def _pronouns(path: str | None) -> Any:
