@@ -22,6 +22,7 @@ from corefscore.errors import UsageError
 from corefscore.io import read_conll_text, read_corpus
 from corefscore.model import Corpus, corpus_from_mapping
 from corefscore.report.errors import format_errors
+from corefscore.scorer import score_corpora
 from tests.conftest import examples, shared_path
 
 # One CoNLL-2012 document per category family; each sentence is a list of
@@ -132,7 +133,7 @@ def test_each_step_corrects_its_category_and_the_last_gives_the_key() -> None:
     assert [s.name for s in analysis.steps] == list(STEPS)
     assert (
         analysis.steps[0].conll
-        == corefscore.scorer.score_corpora(key, _drop_singletons(response), metrics="conll").conll
+        == score_corpora(key, _drop_singletons(response), metrics="conll").conll
     )
     assert analysis.steps[-1].conll == 1.0
     total = sum(analysis.cost(c) for c in CATEGORIES)
@@ -379,7 +380,7 @@ def test_agrees_with_the_analyser_on_the_gum_test_pair(tmp_path: Path) -> None:
     steps = {s.name: s for s in analysis.steps}
     for step, suffix in files.items():
         corrected = read_corpus(tmp_path / f"out.corrected.{suffix}", format="conll")
-        scored = corefscore.scorer.score_corpora(their_gold, corrected, metrics="conll")
+        scored = score_corpora(their_gold, corrected, metrics="conll")
         assert steps[step].conll == pytest.approx(scored.conll, abs=1e-12), step
 
 

@@ -6,12 +6,14 @@ import gzip
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefscore.errors import InputError
 from corefscore.heads import mention_head
 from corefscore.io import read_conll, read_conll_text
 from corefscore.io.conll import iter_blocks, syntax_token_lines
-from tests.conftest import shared_path
+from tests.conftest import examples, shared_path
 
 DOC = "(d); part 000"  # the document id of a "#begin document (d); part 000" line
 
@@ -266,3 +268,19 @@ def test_real_semeval_key_has_its_predicted_dependency_heads() -> None:
     # "Nieuwe postmeester" / "Frans Rombouts verdwijnt ...": PHEAD 2, 0 / 3, 1, 0
     assert s.dependency_heads[:5] == (1, -1, 4, 2, -1)
     assert s.words[mention_head(s, (2, 3))] == "Frans"
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "bc", " ", "\t", "\n", "\r", "\x0b", "\x0c", "\xa0", "\u2003", "\x85"]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_padded_fields_are_found_as_strip_finds_them(text: str) -> None:
+    from corefscore.io.conll import _PADDED_FIELD
+
+    padded = any(f != f.strip() for line in text.split("\n") for f in line.split("\t"))
+    assert bool(_PADDED_FIELD.search(text)) == padded

@@ -39,6 +39,7 @@ corrected files: the difference between two steps is what the category costs.
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -249,20 +250,25 @@ class _Text:
 
             self._finder = HeadFinder(syntax)
         self._types: dict[_Mention, str] = {}
+        self._anchors: dict[frozenset[_Mention], _Mention | None] = {}
+        self._spans: dict[_Mention, Span] = {}
 
     def mention(self, span: Span) -> _Mention | None:
         """The analyser's mention of a document span; ``None`` across sentences."""
-        from bisect import bisect_right
-
         first = bisect_right(self.starts, span[0]) - 1
-        if bisect_right(self.starts, span[1]) - 1 != first:
-            return None
         offset = self.starts[first]
-        return (first, span[0] - offset, span[1] + 1 - offset)
+        if first + 1 < len(self.starts) and span[1] >= self.starts[first + 1]:
+            return None
+        mention = (first, span[0] - offset, span[1] + 1 - offset)
+        self._spans[mention] = span
+        return mention
 
     def span(self, mention: _Mention) -> Span:
-        offset = self.starts[mention[0]]
-        return (mention[1] + offset, mention[2] - 1 + offset)
+        found = self._spans.get(mention)
+        if found is None:
+            offset = self.starts[mention[0]]
+            found = self._spans[mention] = (mention[1] + offset, mention[2] - 1 + offset)
+        return found
 
     def word(self, sentence: int, index: int) -> str:
         if self.words is None:
@@ -302,6 +308,15 @@ class _Text:
 
     def anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
         """The earliest non-pronoun mention of ``cluster`` (``None`` if all are pronouns)."""
+        if isinstance(cluster, frozenset):
+            # The same entities and pieces are asked about again and again.
+            if cluster in self._anchors:
+                return self._anchors[cluster]
+            found = self._anchors[cluster] = self._anchor(cluster)
+            return found
+        return self._anchor(cluster)
+
+    def _anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
         return min((m for m in cluster if not self.is_pronoun(m)), default=None)
 
     def trimmed(self, mention: _Mention) -> tuple[int, int, int]:
@@ -612,8 +627,13 @@ class _Document:
     def clusters(self, step: str) -> list[list[Span]]:
         """The response's entities after ``step``, as document spans."""
         entities: dict[int, list[Span]] = {}
+        spans = self.text._spans  # every mention here was made by _Text.mention
         for m, e in sorted(self.states[step].items()):
-            entities.setdefault(e, []).append(self.text.span(m))
+            found = entities.get(e)
+            if found is None:
+                entities[e] = [spans[m]]
+            else:
+                found.append(spans[m])
         return list(entities.values())
 
     def key_clusters(self) -> list[list[Span]]:
@@ -668,7 +688,7 @@ def _mentions(
             nth[e] += 1
     else:
         reading = [(e, k) for e, entity in enumerate(entities) for k in range(len(entity))]
-    kept: set[tuple[int, int]] = set()
+    kept: dict[tuple[int, int], _Mention] = {}
     seen: set[_Mention] = set()
     crossing: list[Span] = []
     repeated: list[Span] = []
@@ -683,9 +703,9 @@ def _mentions(
             repeated.append(span)
         else:
             seen.add(m)
-            kept.add((e, k))
+            kept[(e, k)] = m
     out = [
-        [m for k, span in enumerate(entity) if (e, k) in kept and (m := text.mention(span))]
+        [kept[(e, k)] for k in range(len(entity)) if (e, k) in kept]
         for e, entity in enumerate(entities)
         if not (drop_singletons and len(entity) == 1)
     ]
@@ -740,8 +760,7 @@ def analyse_errors(
     )
     warnings.extend(pairing.warnings)
     results: dict[str, DocumentErrors] = {}
-    keys: dict[str, list[list[Span]]] = {}
-    steps: dict[str, dict[str, list[list[Span]]]] = {s: {} for s in STEPS}
+    scoring = _StepScores()
     for doc_id in pairing.documents:
         key_doc = key.documents[doc_id]
         response_id = pairing.response_id(doc_id)
@@ -765,13 +784,11 @@ def analyse_errors(
             ErrorCounts.of(analysis.errors, analysis.operations),
             tuple(analysis.errors),
         )
-        keys[doc_id] = analysis.key_clusters()
-        for step in STEPS:
-            steps[step][doc_id] = analysis.clusters(step)
+        scoring.add(doc_id, analysis)
     return ErrorAnalysis(
         documents=results,
         totals=ErrorCounts.total(r.counts for r in results.values()),
-        steps=tuple(_score_step(name, keys, steps[name]) for name in STEPS),
+        steps=scoring.steps(),
         options={
             "response_singletons": response_singletons,
             "heads": heads if isinstance(heads, str) else "custom",
@@ -782,11 +799,36 @@ def analyse_errors(
     )
 
 
-def _score_step(
-    name: str, key: Mapping[str, list[list[Span]]], response: Mapping[str, list[list[Span]]]
-) -> Step:
-    from ..scorer import score
+class _StepScores:
+    """The CoNLL metrics' statistics of every document at every step; a document
+    that a step leaves unchanged keeps the statistics of the step before."""
 
-    result = score(dict(key), dict(response), metrics="conll", duplicates="first")
-    f1 = {m: result[m].f1 for m in ("muc", "bcub", "ceafe")}
-    return Step(name, f1, float(result.conll or 0.0))
+    def __init__(self) -> None:
+        from ..evaluation import Evaluation
+
+        self.evaluation = Evaluation.create(metrics="conll", duplicates="first")
+        self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
+
+    def add(self, doc_id: str, analysis: _Document) -> None:
+        from ..engines.objects import score_pair
+
+        key = Document(doc_id, tuple(tuple(e) for e in analysis.key_clusters()))
+        previous: dict[_Mention, int] | None = None
+        stats: Any = None
+        for step in STEPS:
+            state = analysis.states[step]
+            if state != previous:
+                entities = tuple(tuple(e) for e in analysis.clusters(step))
+                stats = score_pair(key, Document(doc_id, entities), self.evaluation, [])
+            self.statistics[step][doc_id] = stats
+            previous = state
+
+    def steps(self) -> tuple[Step, ...]:
+        from ..result import build_result
+
+        out = []
+        for step in STEPS:
+            result = build_result(self.evaluation, self.statistics[step])
+            f1 = {m: result.metrics[m].f1 for m in ("muc", "bcub", "ceafe")}
+            out.append(Step(step, f1, float(result.conll or 0.0)))
+        return tuple(out)

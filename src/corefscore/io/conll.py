@@ -775,6 +775,11 @@ def _walk(
         yield doc_id, builder
 
 
+# A tab-separated field with white space at either end (str.strip() would change
+# it): white space other than the tab and the line break, next to a tab or a line
+# end. \s is str.isspace()'s white space, the characters str.strip() removes.
+_PADDED_FIELD = re.compile(r"(?:^|\t)[^\S\t\n]|[^\S\t\n](?:\t|$)", re.MULTILINE)
+
 # First bytes of a line that is not a plain token line (or may not be). The
 # coreference pass counts a line of ASCII white space only, vertical tab and
 # form feed included, as a sentence break: so must this pass (found by fuzzing).
@@ -793,7 +798,7 @@ class _SyntaxBuilder:
         self.head_column = head_column
         self.lines: list[bytes] = []
         self.rows: list[list[str]] = []
-        self.columns: list[tuple[str, ...]] = []
+        self.columns: dict[int, tuple[str, ...]] = {}
         self.shortest = 0
         self.line_numbers: list[int] = []
         self.sentence_starts: list[int] = []
@@ -814,7 +819,7 @@ class _SyntaxBuilder:
         if "\t" in text:
             # A CRLF line ends in "\r", which the strip below removes.
             rows = [line.split("\t") for line in text.split("\n")]
-            if any(f != f.strip() for row in rows for f in row):
+            if _PADDED_FIELD.search(text):
                 rows = [[f.strip() for f in row] for row in rows]
         else:
             rows = [line.split() for line in text.split("\n")]
@@ -828,14 +833,16 @@ class _SyntaxBuilder:
                         line=lineno,
                     )
         self.rows = rows
-        # zip(*rows) stops at the shortest line: the fields every line has.
-        self.columns = list(zip(*rows))
         self.shortest = min(map(len, rows))
 
     def column(self, index: int) -> tuple[str, ...] | None:
-        # The last field is the coreference one, never a syntax column.
+        # The last field is the coreference one, never a syntax column; a column
+        # is made only when asked for (a document has a dozen, four are read).
         if index < self.shortest - 1:
-            return self.columns[index]
+            found = self.columns.get(index)
+            if found is None:
+                found = self.columns[index] = tuple([row[index] for row in self.rows])
+            return found
         return None
 
     def finish(self) -> Syntax:
