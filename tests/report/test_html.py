@@ -298,3 +298,87 @@ def test_cli_errors(
     err = capsys.readouterr().err
     assert err.startswith(message.format(tmp=tmp_path))
     assert err.count("\n") == 1
+
+
+def test_error_categories_are_the_error_analysis(fixture_files: tuple[Path, Path, Path]) -> None:
+    from corefscore.analysis.error_analysis import CATEGORIES, MENTION_TYPES, analyse_errors
+
+    page = _report(fixture_files)
+    data = embedded_data(page)
+    assert data["errors"]["categories"] == list(CATEGORIES)
+    key = read_corpus(fixture_files[0], syntax=True)
+    for system, path in zip(data["systems"], fixture_files[1:]):
+        analysis = analyse_errors(key, read_corpus(path, side="response"))
+        errors = system["errors"]
+        assert errors["counts"] == [analysis.totals.categories[c] for c in CATEGORIES]
+        assert errors["steps"] == [s.conll for s in analysis.steps]
+        doc = analysis.documents[ALPHA_ID]
+        assert errors["per_document"][0] == [doc.counts.categories[c] for c in CATEGORIES]
+        assert errors["items"][0] == [
+            [
+                CATEGORIES.index(e.category),
+                [list(m) for m in e.mentions],
+                MENTION_TYPES.index(e.mention_type),
+            ]
+            for e in doc.errors
+        ]
+    # sys1 on alpha, by hand: "mother" stands for "her mother" by its head (a span
+    # error; the fixture has no parse: the last token). Response 2 = {Mary, her, Paris}
+    # mixes key 2 and 3: Paris is split off (Mary anchors the rest); response 3 =
+    # {the city, her mother} mixes keys 3 and 4: "the city" is split off ("her mother"
+    # comes first); key 3 = {Paris, the city} is merged from two pieces, Paris its
+    # anchor: one divided entity.
+    counts = dict(zip(CATEGORIES, data["systems"][0]["errors"]["counts"]))
+    assert counts == {
+        **dict.fromkeys(CATEGORIES, 0),
+        "span_error": 1,
+        "conflated_entities": 2,
+        "divided_entity": 1,
+    }
+    assert re.search(r'<table class="errors" id="error-totals">', page)
+    assert _report(fixture_files, errors=False).count('id="error-totals"') == 0
+
+
+def test_several_systems_are_compared_as_compare_ranks_them(
+    fixture_files: tuple[Path, Path, Path],
+) -> None:
+    from corefscore.stats import compare_systems
+
+    page = _report(fixture_files, trials=500)
+    comparison = embedded_data(page)["comparison"]
+    key = read_corpus(fixture_files[0])
+    statistics = {
+        name: score_corpora(
+            key, read_corpus(path, side="response"), per_document=True
+        ).document_statistics
+        for name, path in zip(("sys1", "sys2"), fixture_files[1:])
+    }
+    ranking = compare_systems(
+        statistics, trials=500, seed=3, metrics=embedded_data(page)["metrics"]
+    )
+    assert comparison["systems"] == [s.to_dict() for s in ranking.systems]
+    assert comparison["pairs"] == [p.to_dict() for p in ranking.pairs]
+    assert "|test:ar:500,seed=3" in comparison["signature"]
+    assert 'id="ranking"' in page and 'id="side-by-side"' in page
+    single = read_corpus(fixture_files[1], side="response")
+    alone = build_html_report(read_corpus(fixture_files[0]), {"sys1": single}, bootstrap=0)
+    assert embedded_data(alone)["comparison"] is None and 'id="ranking"' not in alone
+
+
+def test_no_text_leaves_every_word_out(fixture_files: tuple[Path, Path, Path]) -> None:
+    from corefscore.report.html import _template
+
+    page_with = _report(fixture_files)
+    page = _report(fixture_files, text=False)
+    template = _template("report.html") + _template("report.js") + _template("report.css")
+    words = {w for doc in (ALPHA, BETA) for sentence in doc for w in sentence}
+    # Words that could only come from the corpus (not in the page's own text).
+    own = {w for w in words if len(w) > 3 and w.isalpha() and w not in template}
+    assert own >= {"John", "Mary", "Paris", "told", "mother", "slept"}
+    for word in own:
+        assert word in page_with
+        assert word not in page, word
+    data = embedded_data(page)
+    assert data["text"] is False
+    assert [d["tokens"] for d in data["documents"]] == [14, 7]
+    assert "holds no text of the corpus" in page

@@ -238,3 +238,56 @@ def test_300_documents_render_lazily_and_sort(page: Any, tmp_path: Path) -> None
     assert header.locator("xpath=..").get_attribute("aria-sort") == "descending"
     best = min(d for d in range(300) if conll[d] == max(conll))
     assert first.locator("button.doc").inner_text() == ids[best]
+
+
+def test_errors_comparison_and_a_narrow_screen(browser: Any, tmp_path: Path) -> None:
+    key, sys1, sys2 = write_fixture(tmp_path)
+    report = tmp_path / "report.html"
+    argv = ["report", str(key), str(sys1), str(sys2), "-o", str(report), "--trials", "200"]
+    assert main([*argv, "--bootstrap", "50", "--seed", str(SEED)]) == 0
+    data = embedded_data(report.read_text())
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _open(page, report)
+    # Usable at 400 px: nothing wider than the screen (tables scroll in their own box).
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+
+    counts = page.eval_on_selector_all(
+        "#error-totals td[data-key]", "cells => cells.map(c => Number(c.textContent))"
+    )
+    systems = data["systems"]
+    assert counts == [s["errors"]["counts"][k] for k in range(7) for s in systems]
+    bars = page.locator("#error-chart rect[data-category]")
+    assert bars.count() == 7 * len(systems)
+
+    # A document of the per-document error table opens the viewer at its errors.
+    page.locator("#error-documents button.doc").first.click()
+    page.wait_for_selector("#viewer[open] #viewer-errors")
+    items = page.locator("#viewer-errors li")
+    assert items.count() == len(systems[0]["errors"]["items"][0])
+    assert items.first.get_attribute("data-category") == "span_error"
+    assert "“her mother” (tokens 8–9)" in items.first.inner_text()
+    width = page.evaluate("[document.getElementById('viewer').scrollWidth, innerWidth]")
+    assert width[0] <= width[1]
+    page.keyboard.press("Escape")
+    _wait_closed(page)
+
+    ranking = page.eval_on_selector_all(
+        "#ranking tbody tr",
+        "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent])",
+    )
+    assert ranking == [[str(s["rank"]), s["name"]] for s in data["comparison"]["systems"]]
+    assert page.locator("#side-by-side tbody tr").count() == len(data["metrics"]) + 1
+
+    # Without text: the same page, dots for the words.
+    blind = tmp_path / "blind.html"
+    assert main([*argv[:-2], "-o", str(blind), "--no-text", "--bootstrap", "0"]) == 0
+    _open(page, blind)
+    page.locator("#documents button.doc").first.click()
+    page.wait_for_selector("#viewer[open] .doc-view")
+    key_text = page.locator('#viewer .text[aria-label^="key"]').inner_text()
+    assert "John" not in key_text and "·" in key_text
+    context.close()
+    assert errors == []

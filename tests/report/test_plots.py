@@ -59,3 +59,24 @@ def test_missing_matplotlib_is_a_usage_error(
         plot_lab(result, tmp_path / "x.svg")
     assert str(info.value) == "plotting needs matplotlib: pip install 'corefscore[plot]'"
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_error_categories_chart(tmp_path: Path) -> None:
+    from corefscore.analysis.error_analysis import analyse_errors
+    from corefscore.model import corpus_from_mapping
+    from corefscore.report.plots import plot_error_categories
+
+    key = corpus_from_mapping({"d": [[(0, 0), (2, 2)], [(4, 4), (6, 6)]]}, side="key")
+    response = corpus_from_mapping({"d": [[(0, 0), (2, 2), (4, 4)], [(8, 8), (9, 9)]]}, side="r")
+    analysis = analyse_errors(key, response)
+    with pytest.raises(UsageError, match=r"png or \.svg"):
+        plot_error_categories({"a": analysis}, tmp_path / "x.pdf")
+    with pytest.raises(UsageError, match="no error analysis"):
+        plot_error_categories({}, tmp_path / "x.svg")
+    pytest.importorskip("matplotlib")
+    first = plot_error_categories({"sys A": analysis, "sys B": analysis}, tmp_path / "a.svg")
+    second = plot_error_categories({"sys A": analysis, "sys B": analysis}, tmp_path / "b.svg")
+    text = first.read_text()
+    assert first.read_bytes() == second.read_bytes()
+    for label in ("Conflated", "Divided", "Extra", "sys A", "sys B", "Kummerfeld"):
+        assert label in text, label

@@ -53,6 +53,11 @@ def _add_errors(kinds: Subparsers) -> None:
     errors.add_argument(
         "--per-document", action="store_true", help="also list each document's counts (text)"
     )
+    errors.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the categories as a bar chart (.png or .svg; needs the 'plot' extra)",
+    )
     add_output_options(errors, ("text", "json", "csv"))
 
 
@@ -151,7 +156,17 @@ def _errors(args: argparse.Namespace) -> int:
     )
     warn(analysis.warnings, args.quiet)
     emit(format_errors(analysis, fmt=args.format, per_document=args.per_document), args)
+    if args.plot:
+        from ..report.plots import plot_error_categories
+
+        plot_error_categories({_system_name(args.response): analysis}, args.plot)
     return EXIT_OK
+
+
+def _system_name(path: str) -> str:
+    import os
+
+    return os.path.basename(path)
 
 
 def _pronouns(path: str | None) -> Any:

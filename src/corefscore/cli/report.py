@@ -25,8 +25,9 @@ def add_parser(subparsers: Subparsers) -> None:
         help="write a self-contained HTML report of one or more systems",
         description="Score every RESPONSE against KEY and write one HTML file that needs no "
         "network or server: summary with bootstrap intervals, sortable per-document scores, "
-        "plots, and a document viewer with missed and spurious mentions, split and merged "
-        "entities and the CEAF-e alignment (see docs/report.md).",
+        "plots, a document viewer with missed and spurious mentions, split and merged "
+        "entities and the CEAF-e alignment, each system's error categories, and for several "
+        "systems the comparison and ranking of 'corefscore compare' (see docs/report.md).",
     )
     add_pair_options(r, responses=True)
     r.add_argument("-m", "--metric", action="append", metavar="NAME", help="metrics (all)")
@@ -39,6 +40,20 @@ def add_parser(subparsers: Subparsers) -> None:
         help="system names, comma-separated, in RESPONSE order (default: from the file names)",
     )
     r.add_argument("--title", help="title of the page")
+    r.add_argument(
+        "--no-text",
+        action="store_true",
+        help="leave the corpus text out of the report (token positions only; licensed data)",
+    )
+    r.add_argument(
+        "--no-errors", action="store_true", help="leave the error categories out (faster)"
+    )
+    r.add_argument(
+        "--trials",
+        type=int,
+        default=10000,
+        help="approximate randomization trials of the comparison of several systems (10000)",
+    )
     r.add_argument("-o", "--output", metavar="FILE", help="write the HTML to FILE, not stdout")
 
 
@@ -48,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bootstrap < 0 or not 0 < args.ci < 100:
         raise UsageError("--bootstrap needs N >= 0 and --ci a level between 0 and 100")
+    if args.trials < 1:
+        raise UsageError("--trials must be >= 1")
     evaluation = evaluation_of(args)
     names = names_option(args.names, args.responses)
     reading = reading_options(args)
@@ -81,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
         ci=args.ci,
         seed=args.seed,
         title=args.title,
+        text=not args.no_text,
+        errors=not args.no_errors,
+        trials=args.trials,
     )
     warn(report.warnings, args.quiet)
     emit(report.to_html(), args)

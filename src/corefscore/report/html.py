@@ -8,9 +8,13 @@ artifacts without a server or a network.
 What is computed here (in Python, at full precision) and only drawn by the
 page: every system's corpus scores (micro and macro), bootstrap intervals,
 per-document scores, and per document the twins (missed and spurious
-mentions), split and merged entities, and the optimal CEAF-e alignment. A
+mentions), split and merged entities, and the optimal CEAF-e alignment; each
+system's error categories (Kummerfeld & Klein 2013, ``corefscore.analysis.
+error_analysis``), per document and with their cost; and, for several systems,
+the paired significance tests and ranking of ``corefscore compare``. A
 document's viewer is built by the page only when that document is opened, so a
-corpus of hundreds of documents stays quick to load.
+corpus of hundreds of documents stays quick to load. With ``text=False`` the
+report holds no word of the corpus (token positions only), for licensed data.
 
 The page itself lives in package data, as files that ordinary HTML, CSS and
 JavaScript tools can edit: ``templates/report.html``, ``report.css`` and
@@ -74,6 +78,9 @@ def build_html_report(
     ci: float = 95.0,
     seed: int | None = None,
     title: str | None = None,
+    text: bool = True,
+    errors: bool = True,
+    trials: int = 10000,
 ) -> str:
     """The HTML text of a report on one or more systems scored against ``key``.
 
@@ -82,10 +89,22 @@ def build_html_report(
     reference scorer's seven metrics). ``bootstrap`` resamples give the
     ``ci`` % intervals (0 leaves intervals out); the same ``seed`` gives a
     byte-identical file. Read ``key`` with ``syntax=True`` so that the viewer
-    shows its words.
+    shows its words and the error analysis has its sentences and tags.
+    ``text=False`` leaves every word out; ``errors=False`` the error
+    categories; ``trials`` are the approximate randomization's for the
+    comparison of several systems (as ``corefscore compare``).
     """
     return collect_report(
-        key, responses, evaluation=evaluation, bootstrap=bootstrap, ci=ci, seed=seed, title=title
+        key,
+        responses,
+        evaluation=evaluation,
+        bootstrap=bootstrap,
+        ci=ci,
+        seed=seed,
+        title=title,
+        text=text,
+        errors=errors,
+        trials=trials,
     ).to_html()
 
 
@@ -98,8 +117,12 @@ def collect_report(
     ci: float = 95.0,
     seed: int | None = None,
     title: str | None = None,
+    text: bool = True,
+    errors: bool = True,
+    trials: int = 10000,
 ) -> HtmlReport:
     """Score every system and gather what ``build_html_report`` embeds."""
+    from ..analysis.error_analysis import analyse_errors
     from ..evaluation import Evaluation
     from ..scorer import alignments, find_twins, score_corpora
     from ..stats import bootstrap as bootstrap_intervals
@@ -112,6 +135,8 @@ def collect_report(
         raise UsageError(f"system names must differ, got {', '.join(names)}")
     if bootstrap < 0 or not 0 < ci < 100:
         raise UsageError("the bootstrap needs N >= 0 resamples and a level between 0 and 100")
+    if trials < 1:
+        raise UsageError(f"the comparison needs trials >= 1, got {trials}")
     if not key.documents:
         raise UsageError("the key has no documents")
     evaluation = evaluation or Evaluation()
@@ -120,8 +145,10 @@ def collect_report(
     system_data: list[dict[str, Any]] = []
     key_views: dict[str, dict[str, Any]] = {}
     metric_names: list[str] = []
+    statistics: dict[str, Any] = {}
     for name, response in systems:
         result = score_corpora(key, response, evaluation=evaluation, per_document=True)
+        statistics[name] = result.document_statistics
         warnings.extend(result.warnings)
         metric_names = list(result.metrics)
         intervals = None
@@ -136,8 +163,15 @@ def collect_report(
         views = []
         for doc_id in doc_ids:
             if doc_id not in key_views:
-                key_views[doc_id] = _key_view(key.documents[doc_id], twins[doc_id], response)
+                key_views[doc_id] = _key_view(
+                    key.documents[doc_id], twins[doc_id], response, text=text
+                )
             views.append(document_view(twins[doc_id], aligned[doc_id]))
+        error_data = None
+        if errors:
+            analysis = analyse_errors(key, response)
+            warnings.extend(w for w in analysis.warnings if w not in warnings)
+            error_data = _errors(analysis, doc_ids)
         system_data.append(
             {
                 "name": name,
@@ -145,8 +179,12 @@ def collect_report(
                 "signature": signature,
                 **_scores(result, intervals, doc_ids),
                 "views": views,
+                "errors": error_data,
             }
         )
+    comparison = None
+    if len(systems) > 1:
+        comparison = _comparison(statistics, evaluation, metric_names, trials=trials, seed=seed)
     data: dict[str, Any] = {
         "title": title or "corefscore report",
         "version": __version__,
@@ -157,9 +195,80 @@ def collect_report(
         "alignment_metric": ALIGNMENT_METRIC,
         "documents": [key_views[d] for d in doc_ids],
         "systems": system_data,
+        "text": text,
+        "errors": _error_legend() if errors else None,
+        "comparison": comparison,
         "warnings": list(dict.fromkeys(warnings)),
     }
     return HtmlReport(data, tuple(data["warnings"]))
+
+
+def _error_legend() -> dict[str, Any]:
+    from ..analysis.error_analysis import CATEGORIES, LABELS, MENTION_TYPES
+
+    return {
+        "categories": list(CATEGORIES),
+        "labels": [LABELS[c] for c in CATEGORIES],
+        "mention_types": list(MENTION_TYPES),
+    }
+
+
+def _errors(analysis: Any, doc_ids: Sequence[str]) -> dict[str, Any]:
+    """One system's error categories: totals, by mention type, the CoNLL F1 after
+    each step, and per document the counts and each error (category, mentions,
+    mention type), by index into ``_error_legend``."""
+    from ..analysis.error_analysis import CATEGORIES, MENTION_TYPES
+
+    category = {c: k for k, c in enumerate(CATEGORIES)}
+    kind = {t: k for k, t in enumerate(MENTION_TYPES)}
+    totals = analysis.totals
+    documents = analysis.documents
+    return {
+        "counts": [totals.categories[c] for c in CATEGORIES],
+        "by_type": [[totals.by_type[c][t] for t in MENTION_TYPES] for c in CATEGORIES],
+        "steps": [s.conll for s in analysis.steps],
+        "per_document": [
+            [documents[d].counts.categories[c] for c in CATEGORIES] if d in documents else None
+            for d in doc_ids
+        ],
+        "items": [
+            [
+                [category[e.category], [list(m) for m in e.mentions], kind[e.mention_type]]
+                for e in documents[d].errors
+            ]
+            if d in documents
+            else []
+            for d in doc_ids
+        ],
+    }
+
+
+def _comparison(
+    statistics: Mapping[str, Any],
+    evaluation: Evaluation,
+    metric_names: Sequence[str],
+    *,
+    trials: int,
+    seed: int | None,
+) -> dict[str, Any]:
+    """``corefscore compare`` on the systems: paired approximate randomization over
+    documents for every pair, Holm's correction, and the ranking, on the CoNLL
+    score (or the first metric without it)."""
+    from ..stats import DEFAULT_SEED, compare_systems
+
+    conll = all(m in metric_names for m in ("muc", "bcub", "ceafe"))
+    metric = "conll" if conll else metric_names[0]
+    seed = DEFAULT_SEED if seed is None else seed
+    ranking = compare_systems(
+        statistics,
+        metric=metric,
+        trials=trials,
+        seed=seed,
+        metrics=metric_names,
+    )
+    out = ranking.to_dict()
+    out["signature"] = evaluation.signature(significance=("ar", trials, seed, ranking.alpha))
+    return out
 
 
 def _base(source: str | None) -> str | None:
@@ -220,8 +329,11 @@ def _mention_list(doc: Document) -> list[list[int]]:
     return mentions
 
 
-def _key_view(original: Document, twins: Twins, response: Corpus) -> dict[str, Any]:
-    """A document's words, sentence starts and key mentions (shared by every system)."""
+def _key_view(
+    original: Document, twins: Twins, response: Corpus, *, text: bool = True
+) -> dict[str, Any]:
+    """A document's words, sentence starts and key mentions (shared by every system);
+    without ``text``, only the number of tokens stands for the words."""
     key = twins.key
     mentions = _mention_list(key)
     syntax = original.syntax
@@ -233,10 +345,14 @@ def _key_view(original: Document, twins: Twins, response: Corpus) -> dict[str, A
     ends = [m[1] for m in mentions] + [e for entity in twins.response.entities for _, e in entity]
     ends += [e for _, e in twins.spurious]
     count = max([original.token_count or 0, *(e + 1 for e in ends)])
-    tokens = list(words) if words is not None else [f"t{t}" for t in range(count)]
-    # Mentions past the last word (malformed input) still get a token to sit on.
-    tokens += [f"t{t}" for t in range(len(tokens), count)]
     starts = list(syntax.sentence_starts) if syntax is not None else []
+    tokens: list[str] | int
+    if not text:
+        tokens = max(count, len(words) if words is not None else 0)
+    else:
+        tokens = list(words) if words is not None else [f"t{t}" for t in range(count)]
+        # Mentions past the last word (malformed input) still get a token to sit on.
+        tokens += [f"t{t}" for t in range(len(tokens), count)]
     return {
         "id": original.doc_id,
         "tokens": tokens,
@@ -410,6 +526,119 @@ def _summary_table(system: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     )
 
 
+def _comparison_html(data: Mapping[str, Any]) -> str:
+    """The systems side by side, and ``corefscore compare``'s tests and ranking."""
+    comparison = data["comparison"]
+    if comparison is None:
+        return ""
+    systems = data["systems"]
+    head = "".join(f'<th scope="col">{_e(s["name"])}</th>' for s in systems)
+    rows = []
+    for metric in [*data["metrics"], "conll"]:
+        cells = []
+        for system in systems:
+            if metric == "conll":
+                value, bounds = system["conll"], system["conll_interval"]
+            else:
+                value = system["micro"][metric][2]
+                bounds = (system["intervals"] or {}).get(metric, [None, None, None])[2]
+            shown = pct(value) if value is not None else "–"
+            if bounds:
+                shown += f' <span class="ci">[{pct(bounds[0])}–{pct(bounds[1])}]</span>'
+            cells.append(f"<td>{shown}</td>")
+        rows.append(f'<tr><th scope="row">{_e(data["labels"][metric])}</th>{"".join(cells)}</tr>')
+    ranks = "".join(
+        f'<tr><td>{r["rank"]}</td><th scope="row">{_e(r["name"])}</th>'
+        f"<td>{pct(r['score'])}</td></tr>"
+        for r in comparison["systems"]
+    )
+    pairs = "".join(
+        f"<tr><td>{_e(p['a'])}</td><td>{_e(p['b'])}</td><td>{pct(p['difference'])}</td>"
+        f"<td>{p['p_value']:.4f}</td><td>{p['p_holm']:.4f}</td>"
+        f"<td>{'yes' if p['significant'] else 'no'}</td></tr>"
+        for p in comparison["pairs"]
+    )
+    metric = _e(data["labels"].get(comparison["metric"], comparison["metric"]))
+    return (
+        '<section aria-labelledby="comparison-title"><h2 id="comparison-title">Comparison</h2>'
+        '<p class="note">F1 of every system (micro), with its bootstrap interval when there '
+        f"is one. The ranking: paired approximate randomization over documents on {metric} "
+        f"({comparison['trials']} trials, seed {comparison['seed']}) for every pair, Holm's "
+        f"correction, α = {comparison['alpha']:g}; systems share a rank where their difference "
+        "is not significant (as <code>corefscore compare</code>).</p>"
+        '<div class="scroll-x"><table class="side-by-side" id="side-by-side">'
+        f'<thead><tr><th scope="col">F1</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        '</table></div><div class="tables">'
+        '<table class="ranking" id="ranking"><caption>Ranking</caption><thead><tr>'
+        '<th scope="col">rank</th><th scope="col">system</th>'
+        f'<th scope="col">{metric}</th></tr></thead><tbody>{ranks}</tbody></table>'
+        '<div class="scroll-x"><table class="pairs" id="pairs"><caption>Pairs</caption><thead>'
+        '<tr><th scope="col">better</th><th scope="col">worse</th><th scope="col">difference'
+        '</th><th scope="col">p</th><th scope="col">p (Holm)</th><th scope="col">significant'
+        f"</th></tr></thead><tbody>{pairs}</tbody></table></div></div>"
+        f'<div class="signature">Signature: <code>{_e(comparison["signature"])}</code></div>'
+        "</section>"
+    )
+
+
+def _errors_html(data: Mapping[str, Any]) -> str:
+    """The error categories of every system: counts and costs side by side, each
+    system's mention types; the page adds the chart and the per-document table."""
+    legend = data["errors"]
+    if legend is None:
+        return ""
+    systems = [s for s in data["systems"] if s["errors"] is not None]
+    top = "".join(f'<th scope="colgroup" colspan="2">{_e(s["name"])}</th>' for s in systems)
+    sub = '<th scope="col">errors</th><th scope="col">cost</th>' * len(systems)
+    rows = []
+    for k, label in enumerate(legend["labels"]):
+        cells = []
+        for system in systems:
+            steps = system["errors"]["steps"]
+            cost = float(pct(steps[k + 1])) - float(pct(steps[k]))
+            cells.append(
+                f'<td data-key="errors.{k}">{system["errors"]["counts"][k]}</td>'
+                f"<td>{cost:+.2f}</td>"
+            )
+        rows.append(f'<tr><th scope="row">{_e(label)}</th>{"".join(cells)}</tr>')
+    base = "".join(
+        f'<td colspan="2">{pct(s["errors"]["steps"][0])} → {pct(s["errors"]["steps"][-1])}</td>'
+        for s in systems
+    )
+    rows.append(f'<tr class="conll"><th scope="row">CoNLL F1</th>{base}</tr>')
+    kinds = "".join(f'<th scope="col">{_e(t)}</th>' for t in legend["mention_types"])
+    details = []
+    for system in systems:
+        body = "".join(
+            f'<tr><th scope="row">{_e(label)}</th>'
+            + "".join(f"<td>{n}</td>" for n in system["errors"]["by_type"][k])
+            + "</tr>"
+            for k, label in enumerate(legend["labels"])
+        )
+        details.append(
+            f"<details><summary>{_e(system['name'])}: errors by mention type</summary>"
+            f'<table class="by-type"><thead><tr><th scope="col">category</th>{kinds}</tr>'
+            f"</thead><tbody>{body}</tbody></table></details>"
+        )
+    return (
+        '<section aria-labelledby="errors-title"><h2 id="errors-title">Errors</h2>'
+        '<p class="note">The error categories of Kummerfeld &amp; Klein (2013), as the Berkeley '
+        "Coreference Analyser counts them (<code>corefscore analyze errors</code>; response "
+        "singletons removed first). Cost: the CoNLL points gained by correcting the category "
+        "after the ones above it; the last row, the CoNLL F1 before and after every "
+        "correction.</p>"
+        '<div class="scroll-x"><table class="errors" id="error-totals"><thead>'
+        f'<tr><th scope="col" rowspan="2">category</th>{top}</tr><tr>{sub}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>{''.join(details)}"
+        '<figure><div id="error-chart"></div><figcaption>Errors by category, every system'
+        "</figcaption></figure>"
+        '<h3>Errors per document</h3><p class="note">Of the system selected above; open a '
+        "document to see its errors in the viewer.</p>"
+        '<div class="scroll"><table id="error-documents" class="documents"></table></div>'
+        "</section>"
+    )
+
+
 def render_html(data: Mapping[str, Any]) -> str:
     """The page for data gathered by ``collect_report``."""
     systems = data["systems"]
@@ -448,6 +677,14 @@ def render_html(data: Mapping[str, Any]) -> str:
         ci_note=_e(ci_note),
         warnings=warnings,
         summary=tables,
+        comparison=_comparison_html(data),
+        errors=_errors_html(data),
+        text_note=""
+        if data.get("text", True)
+        else (
+            '<p class="note">This report holds no text of the corpus (--no-text): '
+            "tokens are shown as dots.</p>"
+        ),
         options=options,
         metric_options=metric_options,
         css=_template("report.css"),

@@ -1,4 +1,5 @@
-"""Plots of lab experiments (``corefscore lab EXPERIMENT --plot FILE``).
+"""Plots: lab experiments (``corefscore lab EXPERIMENT --plot FILE``) and error
+categories (``corefscore analyze errors KEY RESPONSE --plot FILE``).
 
 matplotlib is optional (the ``plot`` extra) and imported only here, on use.
 The figure is drawn on a bare ``matplotlib.figure.Figure`` with the Agg
@@ -18,6 +19,9 @@ from ..errors import InputError, UsageError
 from .text import LABELS as TEXT_LABELS
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..analysis.error_analysis import ErrorAnalysis
     from ..analysis.lab import LabResult
 
 #: Display names as the papers print them.
@@ -60,10 +64,7 @@ def plot_lab(
     without the mention-identification score, which is flat in most
     experiments and is not a coreference metric). Returns the path written.
     """
-    out = Path(path)
-    suffix = out.suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise UsageError(f"plot file must end in .png or .svg, got {out.name!r}")
+    out, suffix = _plot_file(path)
     if metrics is None:
         names = [m for m in result.metrics if m != "mentions"] or list(result.metrics)
     else:
@@ -92,16 +93,62 @@ def plot_lab(
         ax.set_ylabel("F1 (%)")
         ax.set_title(f"{result.title}\n{result.source}", fontsize=9.0)
         ax.legend(fontsize=8.0, ncols=min(len(names), 4) or 1, loc="best")
-        fig.tight_layout()
-        if suffix == ".svg":
-            metadata: dict[str, Any] = {"Date": None, "Creator": "corefscore"}
-        else:
-            metadata = {"Software": "corefscore"}
-        try:
-            fig.savefig(out, format=suffix[1:], metadata=metadata)
-        except OSError as exc:
-            raise InputError(f"cannot write ({exc.strerror or exc})", path=str(out)) from None
+        _save(fig, out, suffix)
     return out
 
 
-__all__ = ["LABELS", "plot_lab"]
+def plot_error_categories(
+    analyses: Mapping[str, ErrorAnalysis], path: str | os.PathLike[str]
+) -> Path:
+    """A bar chart of the error categories (Kummerfeld & Klein 2013), one bar per
+    system in each category; PNG or SVG by extension. Returns the path written."""
+    from ..analysis.error_analysis import CATEGORIES
+    from ..analysis.error_analysis import LABELS as CATEGORY_LABELS
+
+    if not analyses:
+        raise UsageError("no error analysis to plot")
+    out, suffix = _plot_file(path)
+    mpl, figure_cls, canvas_cls = _matplotlib()
+    with mpl.rc_context(_STYLE):
+        fig = figure_cls(figsize=(7.2, 4.0), dpi=100)
+        canvas_cls(fig)
+        ax = fig.add_subplot()
+        width = 0.8 / len(analyses)
+        for k, (name, analysis) in enumerate(analyses.items()):
+            xs = [i - 0.4 + width * (k + 0.5) for i in range(len(CATEGORIES))]
+            counts = [analysis.totals.categories[c] for c in CATEGORIES]
+            ax.bar(xs, counts, width=width, label=name)
+        ax.set_xticks(
+            range(len(CATEGORIES)), [CATEGORY_LABELS[c].replace(" ", "\n") for c in CATEGORIES]
+        )
+        ax.set_ylabel("errors")
+        ax.set_title("Error categories (Kummerfeld & Klein 2013)", fontsize=9.0)
+        ax.grid(axis="x", visible=False)
+        if len(analyses) > 1:
+            ax.legend(fontsize=8.0, loc="best")
+        _save(fig, out, suffix)
+    return out
+
+
+def _plot_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise UsageError(f"plot file must end in .png or .svg, got {out.name!r}")
+    return out, suffix
+
+
+def _save(fig: Any, out: Path, suffix: str) -> None:
+    """Write the figure without a date or version in its metadata (reproducible bytes)."""
+    fig.tight_layout()
+    if suffix == ".svg":
+        metadata: dict[str, Any] = {"Date": None, "Creator": "corefscore"}
+    else:
+        metadata = {"Software": "corefscore"}
+    try:
+        fig.savefig(out, format=suffix[1:], metadata=metadata)
+    except OSError as exc:
+        raise InputError(f"cannot write ({exc.strerror or exc})", path=str(out)) from None
+
+
+__all__ = ["LABELS", "plot_error_categories", "plot_lab"]

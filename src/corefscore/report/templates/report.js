@@ -12,6 +12,12 @@ var PALETTE = ["#1c71d8", "#e66100", "#26a269", "#9141ac", "#c64600", "#0e7c86",
 var SYSTEM_COLOURS = ["#1c71d8", "#e66100", "#26a269", "#9141ac", "#a51d2d", "#0e7c86"];
 var NS = "http://www.w3.org/2000/svg";  // the SVG namespace name, never fetched
 var metrics = D.metrics, docs = D.documents, systems = D.systems;
+// A report without text (--no-text) holds the number of tokens, not the words.
+docs.forEach(function (doc) {
+  if (typeof doc.tokens === "number") doc.tokens = new Array(doc.tokens).fill("\u00b7");
+});
+var E = D.errors;  // the error categories' names, or null
+function hasErrors(s) { return E !== null && s.errors !== null; }
 var hasConll = systems.every(function (s) { return s.conll !== null; });
 var current = 0, openDoc = -1, opener = null;
 
@@ -28,6 +34,10 @@ function el(tag, attrs, kids) {
 function svg(tag, attrs, text) {
   var node = document.createElementNS(NS, tag);
   for (var k in attrs || {}) node.setAttribute(k, attrs[k]);
+  // A plot's root scales down with its box (narrow screens) and keeps its shape.
+  if (tag === "svg" && attrs && attrs.width && !attrs.viewBox) {
+    node.setAttribute("viewBox", "0 0 " + attrs.width + " " + attrs.height);
+  }
   if (text !== undefined) node.textContent = text;
   return node;
 }
@@ -167,6 +177,77 @@ function scatter() {
   });
   root.appendChild(svg("text", {x: left + 6, y: 20}, label(metrics[j]) + ", " + s.name));
   document.getElementById("scatter").replaceChildren(root);
+}
+
+// ------------------------------------------------------------------ errors
+function errorChart() {
+  var box = document.getElementById("error-chart");
+  if (!box) return;
+  var shown = systems.filter(hasErrors);
+  // The legend has a column of its own on the right, clear of the bars.
+  var w = 640, h = 260, left = 44, bottom = 52, n = E.categories.length, legendW = 120;
+  var top = Math.max(1, Math.max.apply(null, shown.map(function (s) {
+    return Math.max.apply(null, s.errors.counts); })));
+  var root = svg("svg", {width: w, height: h, role: "img",
+    "aria-label": "errors by category, every system"});
+  axes(root, w - legendW, h, left, bottom, "", "errors");
+  var plotW = w - legendW - left - 10, plotH = h - bottom - 14, bw = plotW / n;
+  root.appendChild(svg("text", {x: left - 4, y: 18, "text-anchor": "end"}, String(top)));
+  E.labels.forEach(function (name, c) {
+    name.split(" ").forEach(function (part, line) {
+      root.appendChild(svg("text", {x: left + (c + 0.5) * bw, y: h - bottom + 13 + 12 * line,
+        "text-anchor": "middle"}, part));
+    });
+  });
+  shown.forEach(function (s, k) {
+    var sw = (bw - 6) / shown.length, colour = SYSTEM_COLOURS[systems.indexOf(s) %
+      SYSTEM_COLOURS.length];
+    s.errors.counts.forEach(function (count, c) {
+      var bh = plotH * count / top;
+      var rect = svg("rect", {x: left + c * bw + 3 + k * sw, y: h - bottom - bh, width: sw,
+        height: bh, fill: colour, "data-category": E.categories[c]});
+      rect.appendChild(svg("title", {}, s.name + ": " + count + " " + E.labels[c]));
+      root.appendChild(rect);
+    });
+    root.appendChild(svg("rect", {x: w - legendW + 6, y: 12 + 14 * k, width: 10, height: 10,
+      fill: colour}));
+    root.appendChild(svg("text", {x: w - legendW + 20, y: 21 + 14 * k}, s.name));
+  });
+  box.replaceChildren(root);
+}
+function errorDocuments() {
+  var table = document.getElementById("error-documents");
+  if (!table) return;
+  var s = systems[current];
+  table.replaceChildren();
+  if (!hasErrors(s)) return;
+  var head = el("tr", {}, [el("th", {scope: "col"}, ["document"])].concat(
+    E.labels.map(function (name) { return el("th", {scope: "col"}, [name]); })));
+  var body = el("tbody");
+  docs.forEach(function (doc, d) {
+    var counts = s.errors.per_document[d];
+    if (!counts) return;
+    var button = el("button", {type: "button", class: "doc", "data-doc": String(d),
+      "aria-label": "open document " + doc.id + " at its errors"}, [doc.id]);
+    button.addEventListener("click", function () { openDocument(d, button, "errors"); });
+    body.appendChild(el("tr", {"data-doc": String(d)}, [el("th", {scope: "row"}, [button])]
+      .concat(counts.map(function (n) { return el("td", {}, [String(n)]); }))));
+  });
+  table.appendChild(el("thead", {}, [head]));
+  table.appendChild(body);
+}
+function errorList(d) {
+  var s = systems[current], doc = docs[d];
+  var items = s.errors.items[d].map(function (e) {
+    var where = e[1].map(function (m) {
+      return "\u201c" + words(doc, m) + "\u201d (tokens " + m[0] + "\u2013" + m[1] + ")";
+    }).join(", ");
+    return el("li", {"data-category": E.categories[e[0]]}, [E.labels[e[0]] + " (" +
+      E.mention_types[e[2]] + "): " + where]);
+  });
+  var box = listSection("Errors (Kummerfeld & Klein)", items, "none");
+  box.id = "viewer-errors";
+  return box;
 }
 
 // ------------------------------------------------------------------ viewer
@@ -342,14 +423,15 @@ function buildDocument(d) {
       listSection("Missed mentions", missed, "none"),
       listSection("Spurious mentions", spurious, "none"),
       listSection("Split key entities", split, "none"),
-      listSection("Merged response entities", merged, "none")]),
+      listSection("Merged response entities", merged, "none")].concat(
+      hasErrors(s) ? [errorList(d)] : [])),
     el("h3", {text: "CEAF-e alignment: \u03a6* = " + phi[0].toFixed(3) + ", recall " +
       pct(phi[1] ? phi[0] / phi[1] : 0) + ", precision " + pct(phi[2] ? phi[0] / phi[2] : 0)}),
     el("div", {class: "alignment"}, [alignmentSvg(doc, view)])]);
 }
 var dialog = document.getElementById("viewer");
 var body = document.getElementById("viewer-body");
-function openDocument(d, from) {
+function openDocument(d, from, at) {
   if (from) opener = from;
   openDoc = d;
   document.getElementById("viewer-title").textContent = docs[d].id + " \u2014 " +
@@ -359,6 +441,8 @@ function openDocument(d, from) {
   document.getElementById("next").disabled = d === docs.length - 1;
   if (!dialog.open) dialog.showModal();
   document.getElementById("close").focus();
+  var errorsBox = document.getElementById("viewer-errors");
+  if (at === "errors" && errorsBox) errorsBox.scrollIntoView();
 }
 dialog.addEventListener("close", function () {
   body.replaceChildren();
@@ -387,6 +471,7 @@ body.addEventListener("click", function (event) {
 document.getElementById("system").addEventListener("change", function (event) {
   current = Number(event.target.value);
   scatter();
+  errorDocuments();
   if (openDoc >= 0) openDocument(openDoc);
 });
 document.getElementById("plot-metric").addEventListener("change", scatter);
@@ -395,5 +480,6 @@ if (f1Index >= 0) document.getElementById("plot-metric").value = String(f1Index)
 buildTable();
 histogram();
 scatter();
+if (E !== null) { errorChart(); errorDocuments(); }
 document.body.setAttribute("data-ready", "true");
 })();
