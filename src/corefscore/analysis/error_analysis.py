@@ -240,15 +240,13 @@ class _Text:
         self.words = syntax.words if syntax is not None else None
         self.pos = syntax.pos if syntax is not None else None
         self.heads = heads
+        # The head finder is made on first use: most mentions never need a head.
         self._finder: Any = None
-        if (
+        self._by_syntax = (
             heads == "syntax"
             and syntax is not None
             and (syntax.parse is not None or syntax.dependency_heads is not None)
-        ):
-            from ..heads import HeadFinder
-
-            self._finder = HeadFinder(syntax)
+        )
         self._types: dict[_Mention, str] = {}
         self._anchors: dict[frozenset[_Mention], _Mention | None] = {}
         self._spans: dict[_Mention, Span] = {}
@@ -280,7 +278,12 @@ class _Text:
         span = self.span(mention)
         if callable(self.heads):
             head = self.heads(self.doc_id, span)
-        elif self._finder is not None:
+        elif self._by_syntax:
+            if self._finder is None:
+                from ..heads import HeadFinder
+
+                assert self.syntax is not None
+                self._finder = HeadFinder(self.syntax)
             head = self._finder.head(span)
         else:
             head = span[1]
@@ -304,7 +307,8 @@ class _Text:
         return found
 
     def is_pronoun(self, mention: _Mention) -> bool:
-        return self.mention_type(mention) == "pronoun"
+        # Only a one-token mention can be a pronoun (no head needed to say so).
+        return mention[2] - mention[1] == 1 and self.mention_type(mention) == "pronoun"
 
     def anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
         """The earliest non-pronoun mention of ``cluster`` (``None`` if all are pronouns)."""
@@ -799,6 +803,12 @@ def analyse_errors(
     )
 
 
+@dataclass(frozen=True)
+class _Listed:
+    name: str
+    list_statistics: Callable[[Any], tuple[float, ...]]
+
+
 class _StepScores:
     """The CoNLL metrics' statistics of every document at every step; a document
     that a step leaves unchanged keeps the statistics of the step before."""
@@ -808,8 +818,13 @@ class _StepScores:
 
         self.evaluation = Evaluation.create(metrics="conll", duplicates="first")
         self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
+        self.listed: list[Any] = []
+        for metric in self.evaluation.metrics:
+            assert metric.list_statistics is not None  # MUC, B³ and CEAFe have them
+            self.listed.append(_Listed(metric.name, metric.list_statistics))
 
     def add(self, doc_id: str, analysis: _Document) -> None:
+        from ..contingency import list_table
         from ..engines.objects import score_pair
 
         key = Document(doc_id, tuple(tuple(e) for e in analysis.key_clusters()))
@@ -818,8 +833,14 @@ class _StepScores:
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
-                entities = tuple(tuple(e) for e in analysis.clusters(step))
-                stats = score_pair(key, Document(doc_id, entities), self.evaluation, [])
+                response = Document(doc_id, tuple(tuple(e) for e in analysis.clusters(step)))
+                # Each mention is in one entity on each side: the list formulas apply
+                # directly (score_pair would check for repeated spans first).
+                lists = list_table(key, response)
+                if lists is None:
+                    stats = score_pair(key, response, self.evaluation, [])
+                else:
+                    stats = {m.name: m.list_statistics(lists) for m in self.listed}
             self.statistics[step][doc_id] = stats
             previous = state
 
