@@ -427,3 +427,14 @@ def analyser_heads(source: Path, text: str, key: Corpus):  # type: ignore[no-unt
         return int(offset + found[0][0])
 
     return head
+
+
+def test_a_response_whose_tokens_do_not_line_up_is_refused() -> None:
+    from corefscore.errors import InputError
+
+    key, _ = documents()
+    lines = conll(3).splitlines(keepends=True)
+    dropped = "".join(line for line in lines if "\tbarked\t" not in line)
+    response = read_conll_text(dropped, source="dropped.conll")
+    with pytest.raises(InputError, match="tokens differ"):
+        analyse_errors(key, response)

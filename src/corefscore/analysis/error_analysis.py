@@ -745,6 +745,8 @@ def analyse_errors(
     ``last`` (always the last token), or a function ``(doc_id, span) -> token``.
     Key documents missing from the response are analysed against an empty
     response; response documents missing from the key are ignored (warnings say so).
+    Tokens are checked as for scoring (``corefscore.tokens``): a pair whose tokens
+    do not line up raises ``InputError``.
     """
     if response_singletons not in ("drop", "keep"):
         raise UsageError(
@@ -752,7 +754,7 @@ def analyse_errors(
         )
     if not callable(heads) and heads not in ("syntax", "last"):
         raise UsageError(f"heads must be 'syntax', 'last' or a function, got {heads!r}")
-    from ..pipeline import pair_documents
+    from ..pipeline import document_pairs, pair_documents
 
     warnings: list[str] = [*key.warnings, *response.warnings]
     pairing = pair_documents(
@@ -765,10 +767,10 @@ def analyse_errors(
     warnings.extend(pairing.warnings)
     results: dict[str, DocumentErrors] = {}
     scoring = _StepScores()
-    for doc_id in pairing.documents:
-        key_doc = key.documents[doc_id]
-        response_id = pairing.response_id(doc_id)
-        response_doc = response.documents.get(response_id) or Document(doc_id, ())
+    # Tokens are checked as for scoring: a response whose tokens do not line up
+    # with the key's is refused, not analysed.
+    for key_doc, response_doc in document_pairs(key, response, pairing, warnings):
+        doc_id = key_doc.doc_id
         text = _Text(key_doc, key_doc.syntax, heads)
         analysis = _Document(
             text,
