@@ -372,6 +372,7 @@ class _Document:
         self.operations: Counter[str] = Counter()
         # The corrected responses, one per step (mention -> entity number).
         self.states: dict[str, dict[_Mention, int]] = {}
+        self._order: list[_Mention] | None = None
         self._fresh = count(len(self.auto))
 
     # Step 1 ---------------------------------------------------------------
@@ -382,12 +383,14 @@ class _Document:
         self.states["original"] = dict(auto_of)
         mapping: dict[_Mention, _Mention] = {}
         used: set[_Mention] = set()
-        unmatched_gold = sorted(set(self.gold_of) - set(auto_of))
-        trimmed_gold = {g: text.trimmed(g) for g in unmatched_gold}
+        # The unmatched key mentions by their trimmed span (which holds the sentence),
+        # in text order: each response mention looks at its own candidates only.
+        candidates: dict[tuple[int, int, int], list[_Mention]] = {}
+        for g in sorted(set(self.gold_of) - set(auto_of)):
+            candidates.setdefault(text.trimmed(g), []).append(g)
         for a in sorted(set(auto_of) - set(self.gold_of)):
-            trimmed = text.trimmed(a)
-            for g in unmatched_gold:
-                if g not in used and g[0] == a[0] and trimmed_gold[g] == trimmed:
+            for g in candidates.get(text.trimmed(a), ()):
+                if g not in used:
                     # Every match is taken, the last one wins (as in the analyser).
                     mapping[a] = g
                     used.add(g)
@@ -582,57 +585,81 @@ class _Document:
         text = self.text
         gold_of = self.gold_of
         fresh = self._fresh
+        # Each entity's mentions, kept with the state: a divided piece relabels a
+        # whole entity, which must not cost a pass over the document.
+        members: dict[int, set[_Mention]] = {}
+        for m, e in state.items():
+            members.setdefault(e, set()).add(m)
+
+        def assign(m: _Mention, entity: int) -> None:
+            old = state.get(m)
+            if old is not None:
+                members[old].discard(m)
+            state[m] = entity
+            members.setdefault(entity, set()).add(m)
+
+        def drop(m: _Mention) -> None:
+            old = state.pop(m, None)
+            if old is not None:
+                members[old].discard(m)
+
         for category in CATEGORIES[1:]:
             for changes in groups:
                 for change in changes[category]:
                     if category == "conflated_entities":
                         entity = next(fresh)
                         for m in change.part:
-                            state[m] = entity
+                            assign(m, entity)
                         rest = change.whole - change.part
                         if len(rest) == 1:
                             (alone,) = rest
                             if alone not in gold_of:
-                                state.pop(alone, None)
+                                drop(alone)
                     elif category in ("extra_mention", "extra_entity"):
                         part = change.part if category == "extra_mention" else change
                         for m in part:
-                            state.pop(m, None)
+                            drop(m)
                     elif category == "divided_entity":
                         target = text.anchor(change.whole) or min(change.whole)
                         if target not in state:
-                            state[target] = next(fresh)
+                            assign(target, next(fresh))
                         entity = state[target]
                         done: set[int] = set()
                         for m in change.part:
                             if m not in state:
-                                state[m] = entity
+                                assign(m, entity)
                             elif state[m] not in done:
                                 old = state[m]
                                 done.add(old)
-                                for other, e in list(state.items()):
-                                    if e == old:
-                                        state[other] = entity
+                                for other in list(members.get(old, ())):
+                                    assign(other, entity)
                     elif category == "missing_mention":
                         (m,) = change.part
                         present = [x for x in change.whole if x in state]
                         if present:
-                            state[m] = state[min(present)]
+                            assign(m, state[min(present)])
                         else:
                             entity = next(fresh)
-                            state[min(change.whole)] = entity
-                            state[m] = entity
+                            assign(min(change.whole), entity)
+                            assign(m, entity)
                     else:  # missing_entity
                         entity = next(fresh)
                         for m in change:
-                            state[m] = entity
+                            assign(m, entity)
             self.states[category] = dict(state)
 
     def clusters(self, step: str) -> list[list[Span]]:
         """The response's entities after ``step``, as document spans."""
+        if self._order is None:
+            # Every mention of every step, in text order, sorted once for all steps.
+            self._order = sorted(set().union(*self.states.values()))
         entities: dict[int, list[Span]] = {}
         spans = self.text._spans  # every mention here was made by _Text.mention
-        for m, e in sorted(self.states[step].items()):
+        state = self.states[step]
+        for m in self._order:
+            e = state.get(m)
+            if e is None:
+                continue
             found = entities.get(e)
             if found is None:
                 entities[e] = [spans[m]]
@@ -826,8 +853,8 @@ class _StepScores:
             self.listed.append(_Listed(metric.name, metric.list_statistics))
 
     def add(self, doc_id: str, analysis: _Document) -> None:
-        from ..contingency import list_table
-        from ..engines.objects import score_pair
+        from ..contingency import list_table, table_of_lists
+        from ..engines.objects import LIST_MENTIONS, score_pair
 
         key = Document(doc_id, tuple(tuple(e) for e in analysis.key_clusters()))
         previous: dict[_Mention, int] | None = None
@@ -837,12 +864,17 @@ class _StepScores:
             if state != previous:
                 response = Document(doc_id, tuple(tuple(e) for e in analysis.clusters(step)))
                 # Each mention is in one entity on each side: the list formulas apply
-                # directly (score_pair would check for repeated spans first).
+                # directly to a small document (score_pair would check for repeated
+                # spans first); a large one goes to the arrays, as in scoring.
+                small = key.mention_count + response.mention_count <= LIST_MENTIONS
                 lists = list_table(key, response)
                 if lists is None:
                     stats = score_pair(key, response, self.evaluation, [])
-                else:
+                elif small:
                     stats = {m.name: m.list_statistics(lists) for m in self.listed}
+                else:
+                    table = table_of_lists(lists)
+                    stats = {m.name: m.statistics(table) for m in self.evaluation.metrics}
             self.statistics[step][doc_id] = stats
             previous = state
 
