@@ -18,14 +18,16 @@ computed the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from .errors import UsageError, option
 from .metrics import Metric, MetricSpec, resolve
 from .regimes import EvaluationSetup
 from .signature import make_signature
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -302,6 +304,20 @@ class Evaluation:
             )
         return evaluation
 
+    def memo(self, name: str, make: Callable[[], _T]) -> _T:
+        """``make()``, made once for this evaluation and kept: what is derived from
+        it alone (it is immutable) and asked for again and again, such as its
+        signature, or whether its metrics have list formulas, which every
+        ``CorefScorer.update`` of a training loop asks."""
+        memo: dict[str, Any] | None = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self.__dict__["_memo"] = {}
+        try:
+            found: _T = memo[name]
+        except KeyError:
+            found = memo[name] = make()
+        return found
+
     def with_options(self, **changes: Any) -> Evaluation:
         """This evaluation with some parts replaced (validated again)."""
         return replace(self, **changes)
@@ -319,11 +335,8 @@ class Evaluation:
     ) -> str:
         """The signature of results computed this way (see ``corefscore.signature``)."""
         if bootstrap is None and significance is None:
-            # Asked for by every result: made once per evaluation (immutable).
-            found = self.__dict__.get("_cached_signature")
-            if found is None:
-                found = self.__dict__["_cached_signature"] = self._make_signature(None, None)
-            return str(found)
+            # Asked for by every result.
+            return self.memo("signature", lambda: self._make_signature(None, None))
         return self._make_signature(bootstrap, significance)
 
     def _make_signature(
@@ -344,10 +357,7 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """The options record of a result (its JSON ``options``, before the inputs)."""
-        record = self.__dict__.get("_cached_record")
-        if record is None:
-            record = self.__dict__["_cached_record"] = self._record()
-        out = dict(record)
+        out = dict(self.memo("record", self._record))
         out["metrics"] = list(out["metrics"])
         return out
 

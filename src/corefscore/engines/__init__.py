@@ -137,7 +137,7 @@ def check(evaluation: Evaluation, engine: str, *, what: str | None = None) -> No
     ``what`` names the reason the engine was chosen (e.g. "cross-document
     scoring", "mention tables") for the message.
     """
-    checked = evaluation.__dict__.setdefault("_engines_checked", set())
+    checked: set[tuple[str, str | None]] = evaluation.memo("engines checked", set)
     if (engine, what) in checked:
         return  # asked once per scoring call: every small document in a training loop
     capability = CAPABILITIES[engine]

@@ -65,20 +65,13 @@ def _prepared(
 
 
 def _by_lists(evaluation: Evaluation) -> bool:
-    # Asked once per document: kept on the (immutable) evaluation.
-    found = evaluation.__dict__.get("_by_lists")
-    if found is None:
-        found = evaluation.__dict__["_by_lists"] = all(
-            m.list_statistics is not None for m in evaluation.metrics
-        )
-    return bool(found)
+    return evaluation.memo(
+        "by lists", lambda: all(m.list_statistics is not None for m in evaluation.metrics)
+    )
 
 
 def _requires(evaluation: Evaluation) -> bool:
-    found = evaluation.__dict__.get("_requires")
-    if found is None:
-        found = evaluation.__dict__["_requires"] = any(m.requires for m in evaluation.metrics)
-    return bool(found)
+    return evaluation.memo("requires", lambda: any(m.requires for m in evaluation.metrics))
 
 
 def _mentions(key: Document, response: Document) -> int:
