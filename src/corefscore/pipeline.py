@@ -21,9 +21,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from . import engines
+from .contingency import empty_document
+from .duplicates import prepare_pair
 from .errors import InputError, option
 from .evaluation import Evaluation
 from .model import Corpus, Document, MentionTable
+from .result import build_result
+from .tokens import check_shared_tokens
 
 if TYPE_CHECKING:
     from .result import ScoreResult
@@ -182,12 +187,10 @@ def document_pairs(
     the CorefUD evaluation, sentences and words are compared as corefud-scorer
     compares them (``corefscore.corefud.check_alignment``).
     """
-    from .contingency import empty_document
-
     if compat == "corefud":
         from .corefud import check_alignment as check
     else:
-        from .tokens import check_shared_tokens as check
+        check = check_shared_tokens
 
     for doc_id in pairing.documents:
         key_doc = key.documents[doc_id]
@@ -209,8 +212,6 @@ def prepare(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
 ) -> tuple[Document, Document]:
     """Apply the duplicates policy and the regime to one document pair."""
-    from .duplicates import prepare_pair
-
     key, response = prepare_pair(key, response, evaluation.duplicates, warnings)
     return evaluation.regime.apply(key, response)
 
@@ -274,9 +275,6 @@ def evaluate(
     result states ``documents`` (when given) and ``options`` (e.g. the file
     names) in its options record.
     """
-    from . import engines
-    from .result import build_result
-
     arrays = isinstance(key, MentionTable) or isinstance(response, MentionTable)
     chosen = engine or engines.choose(evaluation, arrays=arrays)
     if chosen == "columnar" and _reference_repeats(key, response, evaluation):
