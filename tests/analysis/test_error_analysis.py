@@ -438,3 +438,13 @@ def test_a_response_whose_tokens_do_not_line_up_is_refused() -> None:
     response = read_conll_text(dropped, source="dropped.conll")
     with pytest.raises(InputError, match="tokens differ"):
         analyse_errors(key, response)
+
+
+def test_a_response_mention_beyond_the_keys_words_is_refused() -> None:
+    # A format without tokens (clusters) cannot be checked when it is read.
+    from corefscore.errors import InputError
+
+    key, _ = documents()
+    response = corpus_from_mapping({"(span); part 000": [[(0, 1), (40, 41)]]}, side="response")
+    with pytest.raises(InputError, match=r"mention \(40, 41\) lies beyond the key's 5 tokens"):
+        analyse_errors(key, response, documents=["(span); part 000"])

@@ -382,3 +382,16 @@ def test_no_text_leaves_every_word_out(fixture_files: tuple[Path, Path, Path]) -
     assert data["text"] is False
     assert [d["tokens"] for d in data["documents"]] == [14, 7]
     assert "holds no text of the corpus" in page
+
+
+def test_a_report_whose_error_analysis_cannot_run_says_how_to_leave_it_out(
+    fixture_files: tuple[Path, Path, Path],
+) -> None:
+    from corefscore.errors import InputError
+
+    key = read_corpus(fixture_files[0], syntax=True)
+    # Clusters carry no tokens: a mention past the key's words is only found here.
+    far = corpus_from_mapping({ALPHA_ID: [[(0, 0), (90, 91)]]}, side="response")
+    with pytest.raises(InputError, match="--no-errors, or errors=False"):
+        build_html_report(key, {"far": far}, bootstrap=0)
+    assert "far" in build_html_report(key, {"far": far}, bootstrap=0, errors=False)

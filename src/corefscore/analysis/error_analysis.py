@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Literal
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
 
 #: The seven categories, in the order the analyser corrects them.
@@ -253,6 +253,12 @@ class _Text:
 
     def mention(self, span: Span) -> _Mention | None:
         """The analyser's mention of a document span; ``None`` across sentences."""
+        if self.words is not None and span[1] >= len(self.words):
+            # A format without tokens (JSON clusters) cannot be checked when read.
+            raise InputError(
+                f"document {self.doc_id!r}: mention {span} lies beyond the key's "
+                f"{len(self.words)} tokens; the error analysis reads the key's words"
+            )
         first = bisect_right(self.starts, span[0]) - 1
         offset = self.starts[first]
         if first + 1 < len(self.starts) and span[1] >= self.starts[first + 1]:

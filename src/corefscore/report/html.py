@@ -43,7 +43,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span
 from .text import LABELS, pct
 
@@ -169,7 +169,15 @@ def collect_report(
             views.append(document_view(twins[doc_id], aligned[doc_id]))
         error_data = None
         if errors:
-            analysis = analyse_errors(key, response)
+            try:
+                analysis = analyse_errors(key, response)
+            except InputError as exc:
+                raise InputError(
+                    f"{exc.message} (in the report's error analysis: --no-errors, or "
+                    "errors=False in Python, leaves it out)",
+                    path=exc.path,
+                    line=exc.line,
+                ) from None
             warnings.extend(w for w in analysis.warnings if w not in warnings)
             error_data = _errors(analysis, doc_ids)
         system_data.append(
