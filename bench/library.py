@@ -139,23 +139,22 @@ def library_rows(runs: int, calls: int) -> list[list[str]]:
     scorer = corefscore.CorefScorer()
     bcub = corefscore.CorefScorer(metrics=["bcub"])
 
-    # A scorer holds every document's statistics: reset now and then, counting
-    # the calls here (``document_statistics`` copies the state, too slow to ask).
-    held = {"update": 0, "update_bcub": 0}
+    def updating(target: Any) -> Callable[[Clusters, Clusters], None]:
+        """``target.update``, with a reset every 10,000 calls: a scorer holds every
+        document's statistics (counted here: ``document_statistics`` copies the
+        state, too slow to ask on every call)."""
+        held = [0]
 
-    def update(key: Clusters, response: Clusters) -> None:
-        held["update"] += 1
-        if held["update"] > 10_000:
-            scorer.reset()
-            held["update"] = 0
-        scorer.update(key, response)
+        def update(key: Clusters, response: Clusters) -> None:
+            held[0] += 1
+            if held[0] > 10_000:
+                target.reset()
+                held[0] = 0
+            target.update(key, response)
 
-    def update_bcub(key: Clusters, response: Clusters) -> None:
-        held["update_bcub"] += 1
-        if held["update_bcub"] > 10_000:
-            bcub.reset()
-            held["update_bcub"] = 0
-        bcub.update(key, response)
+        return update
+
+    update, update_bcub = updating(scorer), updating(bcub)
 
     def score(key: Clusters, response: Clusters) -> None:
         corefscore.score({"d": key}, {"d": response})

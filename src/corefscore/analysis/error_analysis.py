@@ -133,15 +133,9 @@ class ErrorCounts:
 
     @classmethod
     def of(cls, errors: Iterable[ErrorInstance], operations: Mapping[str, int]) -> ErrorCounts:
-        errors = list(errors)
-        categories = Counter(e.category for e in errors)
-        by_type = {
-            c: {
-                t: sum(1 for e in errors if e.category == c and e.mention_type == t)
-                for t in MENTION_TYPES
-            }
-            for c in CATEGORIES
-        }
+        kinds = Counter((e.category, e.mention_type) for e in errors)
+        categories = Counter(c for c, _ in kinds.elements())
+        by_type = {c: {t: kinds[(c, t)] for t in MENTION_TYPES} for c in CATEGORIES}
         return cls(
             categories={c: categories.get(c, 0) for c in CATEGORIES},
             by_type=by_type,
@@ -838,12 +832,6 @@ def analyse_errors(
     )
 
 
-@dataclass(frozen=True)
-class _Listed:
-    name: str
-    list_statistics: Callable[[Any], tuple[float, ...]]
-
-
 class _StepScores:
     """The CoNLL metrics' statistics of every document at every step; a document
     that a step leaves unchanged keeps the statistics of the step before."""
@@ -853,14 +841,9 @@ class _StepScores:
 
         self.evaluation = Evaluation.create(metrics="conll", duplicates="first")
         self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
-        self.listed: list[Any] = []
-        for metric in self.evaluation.metrics:
-            assert metric.list_statistics is not None  # MUC, B³ and CEAFe have them
-            self.listed.append(_Listed(metric.name, metric.list_statistics))
 
     def add(self, doc_id: str, analysis: _Document) -> None:
-        from ..contingency import list_table, table_of_lists
-        from ..engines.objects import LIST_MENTIONS, score_pair
+        from ..engines.objects import score_pair
 
         key = Document(doc_id, tuple(tuple(e) for e in analysis.key_clusters()))
         previous: dict[_Mention, int] | None = None
@@ -869,18 +852,7 @@ class _StepScores:
             state = analysis.states[step]
             if state != previous:
                 response = Document(doc_id, tuple(tuple(e) for e in analysis.clusters(step)))
-                # Each mention is in one entity on each side: the list formulas apply
-                # directly to a small document (score_pair would check for repeated
-                # spans first); a large one goes to the arrays, as in scoring.
-                small = key.mention_count + response.mention_count <= LIST_MENTIONS
-                lists = list_table(key, response)
-                if lists is None:
-                    stats = score_pair(key, response, self.evaluation, [])
-                elif small:
-                    stats = {m.name: m.list_statistics(lists) for m in self.listed}
-                else:
-                    table = table_of_lists(lists)
-                    stats = {m.name: m.statistics(table) for m in self.evaluation.metrics}
+                stats = score_pair(key, response, self.evaluation, [])
             self.statistics[step][doc_id] = stats
             previous = state
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InputError, UsageError
 from .output import emit, warn
-from .parser import EXIT_OK, POLICIES, Subparsers, _Parser, add_output_options
+from .parser import EXIT_OK, POLICIES, Subparsers, _Parser, add_output_options, system_names
 
 NAME = "analyze"
 
@@ -159,14 +159,8 @@ def _errors(args: argparse.Namespace) -> int:
     if args.plot:
         from ..report.plots import plot_error_categories
 
-        plot_error_categories({_system_name(args.response): analysis}, args.plot)
+        plot_error_categories({system_names([args.response])[0]: analysis}, args.plot)
     return EXIT_OK
-
-
-def _system_name(path: str) -> str:
-    import os
-
-    return os.path.basename(path)
 
 
 def _pronouns(path: str | None) -> Any:

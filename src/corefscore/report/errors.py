@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
+from itertools import pairwise
 
 from ..analysis.error_analysis import CATEGORIES, LABELS, MENTION_TYPES, ErrorAnalysis
 from ..errors import UsageError
 from .numbers import PERCENT
+from .text import pct
 
 FORMATS = ("text", "json", "csv")
 
@@ -21,8 +24,10 @@ _OPERATION_LABELS = {
 }
 
 
-def _points(value: float) -> str:
-    return PERCENT(value)
+def printed_costs(steps: Sequence[float]) -> list[str]:
+    """What each category costs, from the CoNLL F1 after each step (``original``
+    first), as the difference of the printed scores, so that a column adds up."""
+    return [f"{float(pct(b)) - float(pct(a)):+.2f}" for a, b in pairwise(steps)]
 
 
 def format_errors(analysis: ErrorAnalysis, fmt: str = "text", *, per_document: bool = False) -> str:
@@ -49,13 +54,10 @@ def _text(analysis: ErrorAnalysis, *, per_document: bool) -> str:
         f"{'category':<20}{'errors':>7}{'name':>7}{'nominal':>9}{'pronoun':>9}"
         f"{'CoNLL after':>13}{'cost':>8}",
     ]
-    before = _points(steps["original"].conll)
-    for category in CATEGORIES:
+    costs = printed_costs([s.conll for s in analysis.steps])
+    for category, cost in zip(CATEGORIES, costs):
         kinds = totals.by_type[category]
-        after = _points(steps[category].conll)
-        # The cost as the difference of the printed scores, so that the column adds up.
-        cost = f"{float(after) - float(before):+.2f}"
-        before = after
+        after = pct(steps[category].conll)
         lines.append(
             f"{LABELS[category]:<20}{totals.categories[category]:>7}"
             + "".join(f"{kinds[t]:>{w}}" for t, w in zip(MENTION_TYPES, (7, 9, 9)))
@@ -63,7 +65,7 @@ def _text(analysis: ErrorAnalysis, *, per_document: bool) -> str:
         )
     lines.append("")
     lines.append(
-        f"CoNLL F1 of the response: {_points(steps['original'].conll)} (each row: after "
+        f"CoNLL F1 of the response: {pct(steps['original'].conll)} (each row: after "
         f"correcting that category and the ones above; cost: the gain; {PERCENT.note})"
     )
     lines.append(

@@ -262,9 +262,10 @@ def _comparison(
     """``corefscore compare`` on the systems: paired approximate randomization over
     documents for every pair, Holm's correction, and the ranking, on the CoNLL
     score (or the first metric without it)."""
+    from ..metrics import CONLL_PARTS
     from ..stats import DEFAULT_SEED, compare_systems
 
-    conll = all(m in metric_names for m in ("muc", "bcub", "ceafe"))
+    conll = all(m in metric_names for m in CONLL_PARTS)
     metric = "conll" if conll else metric_names[0]
     seed = DEFAULT_SEED if seed is None else seed
     ranking = compare_systems(
@@ -592,21 +593,21 @@ def _comparison_html(data: Mapping[str, Any]) -> str:
 def _errors_html(data: Mapping[str, Any]) -> str:
     """The error categories of every system: counts and costs side by side, each
     system's mention types; the page adds the chart and the per-document table."""
+    from .errors import printed_costs
+
     legend = data["errors"]
     if legend is None:
         return ""
     systems = [s for s in data["systems"] if s["errors"] is not None]
     top = "".join(f'<th scope="colgroup" colspan="2">{_e(s["name"])}</th>' for s in systems)
     sub = '<th scope="col">errors</th><th scope="col">cost</th>' * len(systems)
+    costs = [printed_costs(s["errors"]["steps"]) for s in systems]
     rows = []
     for k, label in enumerate(legend["labels"]):
         cells = []
-        for system in systems:
-            steps = system["errors"]["steps"]
-            cost = float(pct(steps[k + 1])) - float(pct(steps[k]))
+        for system, cost in zip(systems, costs):
             cells.append(
-                f'<td data-key="errors.{k}">{system["errors"]["counts"][k]}</td>'
-                f"<td>{cost:+.2f}</td>"
+                f'<td data-key="errors.{k}">{system["errors"]["counts"][k]}</td><td>{cost[k]}</td>'
             )
         rows.append(f'<tr><th scope="row">{_e(label)}</th>{"".join(cells)}</tr>')
     base = "".join(
