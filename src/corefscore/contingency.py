@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -151,8 +151,8 @@ class ListTable(NamedTuple):
     key_mentions: int
     response_mentions: int
     matched_mentions: int
-    key: Document
-    response: Document
+    key: Document | None
+    response: Document | None
     #: What the metrics of this table share (the CEAF components), found once.
     memo: dict[str, object]
 
@@ -165,15 +165,36 @@ def list_table(key: Document, response: Document) -> ListTable | None:
     response_total = sum(map(len, response.entities))
     if len(key_of) < key_total or len(set(chain.from_iterable(response.entities))) < response_total:
         return None
-    width = max(len(response.entities), 1)
+    return entity_list_table(
+        key_of, list(map(len, key.entities)), response.entities, key=key, response=response
+    )
+
+
+def entity_list_table(
+    key_of: Mapping[Hashable, int],
+    key_sizes: list[int],
+    response_entities: Sequence[Sequence[Hashable]],
+    *,
+    key: Document | None = None,
+    response: Document | None = None,
+) -> ListTable:
+    """The ``ListTable`` of response entities against the key entity of each
+    mention (``key_of``; ``key_sizes``: each key entity's mention count).
+
+    Mentions are anything hashable and must not repeat on a side (``key_of``
+    cannot repeat them; the caller vouches for the response). For callers that
+    keep their own mentions (the error analysis' corrected responses), so that
+    no ``Document`` of spans is built to be tabulated.
+    """
+    width = max(len(response_entities), 1)
     cell_of: dict[int, int] = {}
     rows: list[int] = []
     cols: list[int] = []
     counts: list[int] = []
     response_cells: list[int] = []
-    for j, entity in enumerate(response.entities):
-        for span in entity:
-            owner = key_of.get(span)
+    for j, entity in enumerate(response_entities):
+        for mention in entity:
+            owner = key_of.get(mention)
             if owner is None:
                 response_cells.append(-1)
                 continue
@@ -188,14 +209,14 @@ def list_table(key: Document, response: Document) -> ListTable | None:
                 counts[c] += 1
             response_cells.append(c)
     return ListTable(
-        key_sizes=list(map(len, key.entities)),
-        response_sizes=list(map(len, response.entities)),
+        key_sizes=key_sizes,
+        response_sizes=list(map(len, response_entities)),
         rows=rows,
         cols=cols,
         counts=counts,
         response_cells=response_cells,
-        key_mentions=key_total,
-        response_mentions=response_total,
+        key_mentions=sum(key_sizes),
+        response_mentions=len(response_cells),
         matched_mentions=sum(counts),
         key=key,
         response=response,

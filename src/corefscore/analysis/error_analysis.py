@@ -648,13 +648,12 @@ class _Document:
                             assign(m, entity)
             self.states[category] = dict(state)
 
-    def clusters(self, step: str) -> list[list[Span]]:
-        """The response's entities after ``step``, as document spans."""
+    def entities(self, step: str) -> list[list[_Mention]]:
+        """The response's entities after ``step``, each in text order."""
         if self._order is None:
             # Every mention of every step, in text order, sorted once for all steps.
             self._order = sorted(set().union(*self.states.values()))
-        entities: dict[int, list[Span]] = {}
-        spans = self.text._spans  # every mention here was made by _Text.mention
+        entities: dict[int, list[_Mention]] = {}
         state = self.states[step]
         for m in self._order:
             e = state.get(m)
@@ -662,13 +661,10 @@ class _Document:
                 continue
             found = entities.get(e)
             if found is None:
-                entities[e] = [spans[m]]
+                entities[e] = [m]
             else:
-                found.append(spans[m])
+                found.append(m)
         return list(entities.values())
-
-    def key_clusters(self) -> list[list[Span]]:
-        return [[self.text.span(m) for m in sorted(e)] for e in self.gold]
 
 
 def _confusion_groups(
@@ -843,16 +839,19 @@ class _StepScores:
         self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
 
     def add(self, doc_id: str, analysis: _Document) -> None:
-        from ..engines.objects import score_pair
+        from ..contingency import entity_list_table
+        from ..engines.objects import score_lists
 
-        key = Document(doc_id, tuple(tuple(e) for e in analysis.key_clusters()))
+        # Tabulated on the analysis' own mentions: no spans, no Document, and no
+        # duplicates policy (a mention is a dict key, so it cannot repeat).
+        key_sizes = [len(e) for e in analysis.gold]
         previous: dict[_Mention, int] | None = None
         stats: Any = None
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
-                response = Document(doc_id, tuple(tuple(e) for e in analysis.clusters(step)))
-                stats = score_pair(key, response, self.evaluation, [])
+                lists = entity_list_table(analysis.gold_of, key_sizes, analysis.entities(step))
+                stats = score_lists(lists, self.evaluation)
             self.statistics[step][doc_id] = stats
             previous = state
 

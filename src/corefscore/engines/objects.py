@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..contingency import ContingencyTable, ListTable, build_table, list_table, stack_tables
+from ..contingency import (
+    ContingencyTable,
+    ListTable,
+    build_table,
+    list_table,
+    stack_tables,
+    table_of_lists,
+)
 from ..evaluation import Evaluation
 from ..model import Corpus, Document
 from ..pipeline import (
@@ -44,6 +51,17 @@ def score_pair(
         if lists is not None:
             return _list_statistics(lists, evaluation)
     table = build_table(key, response)
+    return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+
+
+def score_lists(lists: ListTable, evaluation: Evaluation) -> Statistics:
+    """The statistics of every metric on one table already made as lists, by the
+    same choice as ``score_pair`` (lists when small and every metric has a list
+    formula, arrays otherwise). No duplicates policy, regime or check is applied:
+    for callers whose pairs need none (the error analysis' corrected responses)."""
+    if _by_lists(evaluation) and lists.key_mentions + lists.response_mentions <= LIST_MENTIONS:
+        return _list_statistics(lists, evaluation)
+    table = table_of_lists(lists)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
 
 
