@@ -564,10 +564,12 @@ class _Document:
         }
 
     def _same_anchor(self, part: _Cluster, whole: _Cluster) -> bool:
-        anchor = self.text.anchor(part)
-        if anchor != self.text.anchor(whole):
-            return False
-        return anchor is not None or min(part) == min(whole)
+        """Whether ``part`` (a subset of ``whole``) has ``whole``'s anchor, or, both
+        without one (pronouns only), its first mention."""
+        # The anchor is the earliest non-pronoun, so a subset has the whole's
+        # anchor exactly when it holds it: the part's own is never computed.
+        anchor = self.text.anchor(whole)
+        return anchor in part if anchor is not None else min(part) == min(whole)
 
     def _type_of(self, cluster: Iterable[_Mention]) -> str:
         anchor = self.text.anchor(cluster)
