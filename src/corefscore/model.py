@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 Span = tuple[int, int]
+#: A split antecedent: the entities a plural mention refers to together, each
+#: as the tuple of its mentions.
+SplitAntecedent = frozenset[tuple[Span, ...]]
 T = TypeVar("T")
 
 
@@ -117,6 +120,16 @@ class Document:
     optional: tuple[tuple[bool, ...], ...] = ()
     pieces: tuple[tuple[tuple[Span, ...] | None, ...], ...] = ()
     annotations: Mapping[str, Any] = field(default_factory=dict)
+    #: Universal Anaphora facts (``docs/formats.md``), read by the metrics when
+    #: present. ``split_antecedents``, parallel to ``entities``: for a plural
+    #: entity ("John ... Mary ... they"), its split antecedent, the set of the
+    #: entities it is made of, each as its mentions (``None`` for the others).
+    #: ``non_referring``: the spans of non-referring markables (expletives,
+    #: UA ``-Pseudo`` entities), which are in no entity. ``bridging``:
+    #: (anaphor, antecedent) span pairs ("a house ... the door").
+    split_antecedents: tuple[SplitAntecedent | None, ...] = ()
+    non_referring: tuple[Span, ...] = ()
+    bridging: tuple[tuple[Span, Span], ...] = ()
     #: The number of tokens, set by the readers (every format with tokens:
     #: CoNLL, CoNLL-U, jsonlines, MUC SGML); ``None`` for in-memory documents.
     #: Bookkeeping for that check, so not part of equality.
@@ -210,6 +223,9 @@ class Document:
             entity_types=tuple(self.entity_types[e] for e, _ in plan) if self.entity_types else (),
             optional=per_mention(self.optional),
             pieces=per_mention(self.pieces),
+            split_antecedents=(
+                tuple(self.split_antecedents[e] for e, _ in plan) if self.split_antecedents else ()
+            ),
         )
 
     def respan(self, spans: Mapping[tuple[int, int], Span]) -> Document:

@@ -151,7 +151,12 @@ def drop_unfound_optional(key: Document, response: Document) -> Document:
 
 
 def drop_singletons(doc: Document) -> Document:
-    """The document without its one-mention entities."""
+    """The document without its one-mention entities. A split antecedent counts
+    as a mention (as in the Universal Anaphora scorer): "they" referring to
+    John and Mary is not a singleton."""
+    splits = doc.split_antecedents
+    if splits:
+        return doc.select(lambda e, k, span: len(doc.entities[e]) + (splits[e] is not None) > 1)
     return doc.select(lambda e, k, span: len(doc.entities[e]) > 1)
 
 
