@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -171,9 +171,9 @@ def list_table(key: Document, response: Document) -> ListTable | None:
 
 
 def entity_list_table(
-    key_of: Mapping[Hashable, int],
+    key_of: Mapping[Any, int],
     key_sizes: list[int],
-    response_entities: Sequence[Sequence[Hashable]],
+    response_entities: Sequence[Sequence[Any]],
     *,
     key: Document | None = None,
     response: Document | None = None,

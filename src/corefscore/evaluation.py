@@ -38,9 +38,10 @@ DUPLICATE_POLICIES = ("reference", "first", "strict")
 ID_SCOPES = ("global", "document")
 #: Whose evaluation is reproduced: the CoNLL reference scorer v8.01 (``conll``), or
 #: corefud-scorer v1.2 of the CRAC shared tasks on CorefUD (``corefud``, see
-#: ``corefscore.corefud``). ``auto`` (the file functions and the command line):
-#: ``corefud`` when key and response are both CoNLL-U, else ``conll``.
-COMPATS = ("conll", "corefud")
+#: ``corefscore.corefud``), or the Universal Anaphora scorer (``ua``, the LREC 2022
+#: scorer: ``docs/compatibility.md``). ``auto`` (the file functions and the command
+#: line): ``corefud`` when key and response are both CoNLL-U, else ``conll``.
+COMPATS = ("conll", "corefud", "ua")
 #: The duplicates "policy" of the CorefUD evaluation: its own (``corefscore.corefud``).
 COREFUD_DUPLICATES = "corefud"
 #: How the CorefUD evaluation pairs zeros before the other mentions (the first is the default).
@@ -107,6 +108,9 @@ class EvaluationOptions(TypedDict, total=False):
     response_scope: str
     compat: str | None
     zeros: str | None
+    split_antecedents: str | None
+    split_importance: float
+    layer: str | None
 
 
 def default_compat(key_format: str, response_format: str) -> str:
@@ -147,6 +151,14 @@ class Evaluation:
     compat: str = "conll"
     #: The CorefUD evaluation's pairing of zeros: ``dependent`` or ``linear``.
     zeros: str = "dependent"
+    #: Split antecedents (``corefscore.metrics.split_antecedents``): ``keep``
+    #: (scored, the UA scorer's default), ``drop`` or ``only`` (their alignment).
+    split_antecedents: str = "keep"
+    #: LEA's importance of an entity with a split antecedent, times its size.
+    split_importance: float = 1.0
+    #: The annotation layer of Universal Anaphora files that is scored:
+    #: ``identity`` or ``discourse_deixis`` (``corefscore.io.ua``).
+    layer: str = "identity"
 
     def __post_init__(self) -> None:
         if not self.metrics:
@@ -162,6 +174,28 @@ class Evaluation:
             check_options(self)
             return
         self._check_conll()
+        self._check_split_antecedents()
+
+    def _check_split_antecedents(self) -> None:
+        from .metrics.split_antecedents import POLICIES, check_metrics
+
+        if self.split_antecedents not in POLICIES:
+            raise UsageError(
+                f"{option('split_antecedents', self.split_antecedents)} is not a split-antecedent "
+                f"policy; choose {', '.join(POLICIES)}"
+            )
+        if self.layer not in ("identity", "discourse_deixis"):
+            raise UsageError(
+                f"{option('layer', self.layer)} is not a layer; choose identity or discourse_deixis"
+            )
+        importance = self.split_importance
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)):
+            raise UsageError(f"split_importance must be a number, got {importance!r}")
+        if not importance >= 0 or importance == float("inf"):
+            raise UsageError(
+                f"split_importance must be a finite number at least 0, got {importance!r}"
+            )
+        check_metrics(self)
 
     def _check_conll(self) -> None:
         corefud_only = [
@@ -239,12 +273,24 @@ class Evaluation:
             key=options.get("key_scope", "global"),
             response=options.get("response_scope", "global"),
         )
+        if compat == "ua":
+            from .metrics import ua_metrics
+
+            metrics = ua_metrics(options.get("metrics"))
+            # The UA scorer keeps one copy of a repeated span (its maps keep the last).
+            duplicates = options.get("duplicates") or "first"
+        else:
+            metrics = resolve(options.get("metrics"))
+            duplicates = options.get("duplicates") or default_duplicates(regime, scope)
         return cls(
-            metrics=resolve(options.get("metrics")),
-            duplicates=options.get("duplicates") or default_duplicates(regime, scope),
+            metrics=metrics,
+            duplicates=duplicates,
             regime=regime,
             scope=scope,
             compat=compat,
+            split_antecedents=options.get("split_antecedents") or "keep",
+            split_importance=options.get("split_importance", 1.0),
+            layer=options.get("layer") or "identity",
         )
 
     @classmethod
@@ -253,6 +299,13 @@ class Evaluation:
         singletons dropped, dependent zeros, its eight metrics) unless given."""
         from .corefud import METRICS, corefud_metrics
 
+        for name in ("split_antecedents", "split_importance", "layer"):
+            if options.get(name) is not None:
+                raise UsageError(
+                    f"{option(name, options.get(name))}: the CorefUD evaluation leaves split "
+                    f"antecedents out, as corefud-scorer does; choose {option('compat', 'conll')} "
+                    "or ua to score them"
+                )
         if options.get("duplicates") not in (None, COREFUD_DUPLICATES):
             raise UsageError(
                 f"{option('duplicates', options.get('duplicates'))}: the CorefUD evaluation "
@@ -353,7 +406,22 @@ class Evaluation:
             scope=self.scope.label,
             compat=self.compat,
             zeros=self.zeros if self.compat == "corefud" else None,
+            split=self._split_label(),
         )
+
+    def _split_label(self) -> str | None:
+        """The signature's ``anaphora:`` field: the UA layer and split-antecedent
+        policy, only when they are not the defaults."""
+        if self.compat == "corefud":
+            return None
+        parts = []
+        if self.layer != "identity":
+            parts.append(self.layer)
+        if self.split_antecedents != "keep":
+            parts.append(f"split-{self.split_antecedents}")
+        if self.split_importance != 1.0:
+            parts.append(f"split-importance={self.split_importance:g}")
+        return ",".join(parts) or None
 
     def to_dict(self) -> dict[str, Any]:
         """The options record of a result (its JSON ``options``, before the inputs)."""
@@ -367,7 +435,14 @@ class Evaluation:
         out.update(self.scope.to_dict())
         if self.compat != "conll":
             out["compat"] = self.compat
+        if self.compat == "corefud":
             out["zeros"] = self.zeros
+        else:
+            out["split_antecedents"] = self.split_antecedents
+            if self.split_importance != 1.0:
+                out["split_importance"] = self.split_importance
+            if self.layer != "identity":
+                out["layer"] = self.layer
         return out
 
 

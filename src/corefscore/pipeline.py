@@ -213,6 +213,10 @@ def prepare(
 ) -> tuple[Document, Document]:
     """Apply the duplicates policy and the regime to one document pair."""
     key, response = prepare_pair(key, response, evaluation.duplicates, warnings)
+    if evaluation.split_antecedents == "drop":
+        from .metrics.split_antecedents import without_split_antecedents
+
+        key, response = without_split_antecedents(key), without_split_antecedents(response)
     return evaluation.regime.apply(key, response)
 
 
@@ -319,6 +323,20 @@ def evaluate(
             f"CorefUD evaluation needs every key document (choose {option('compat', 'conll')} "
             "to score them as all missed)",
             path=response.source,
+        )
+    if evaluation.compat == "ua" and pairing.unpaired:
+        # The UA scorer skips a key document the response lacks (no recall lost).
+        missing = [d for d in pairing.documents if d in pairing.unpaired]
+        pairing = replace(
+            pairing,
+            documents=tuple(d for d in pairing.documents if d not in pairing.unpaired),
+            unpaired=frozenset(),
+            warnings=(
+                *(w for w in pairing.warnings if "scored as all missed" not in w),
+                f"{len(missing)} key document(s) not in the response left out, as the UA "
+                f"scorer does (choose {option('compat', 'conll')} to score them as all "
+                f"missed): {_show(missing)}",
+            ),
         )
     if chosen == "columnar":
         from .engines import columnar

@@ -383,6 +383,7 @@ def read_pair(
             read_mentions(response_path, format=response_format, side="response"),
         )
     with_syntax = syntax or evaluation.regime.matching == "head"
+    layer = {"layer": evaluation.layer} if evaluation.layer != "identity" else {}
     key = read_corpus(
         key_path,
         format=key_format,
@@ -390,6 +391,7 @@ def read_pair(
         syntax=with_syntax,
         head_column=head_column,
         empty_nodes=empty_nodes,
+        **layer,
     )
     # Heads of both sides come from the key's syntax (the same tokens, and the
     # same parse for both); the response's own columns are read only when the
@@ -406,6 +408,7 @@ def read_pair(
         syntax=response_syntax,
         head_column=head_column,
         empty_nodes=empty_nodes,
+        **layer,
     )
     return key, response
 

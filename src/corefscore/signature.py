@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 #: The reference behaviour corefscore reproduces: CoNLL scorer v8.01 (LEA from its LEA branch).
 COMPATIBILITY = "conll-v8.01"
 #: The signature's ``compat:`` field of each evaluation (``Evaluation.compat``).
-COMPATIBILITIES = {"conll": COMPATIBILITY, "corefud": "corefud-v1.2"}
+COMPATIBILITIES = {"conll": COMPATIBILITY, "corefud": "corefud-v1.2", "ua": "ua-lrec2022"}
 
 
 def make_signature(
@@ -30,6 +30,7 @@ def make_signature(
     scope: str | None = None,
     compat: str = "conll",
     zeros: str | None = None,
+    split: str | None = None,
 ) -> str:
     """``metrics:…|match:…|singletons:…|mentions:…|nested:…|dups:…|compat:…|version:…``.
 
@@ -39,7 +40,10 @@ def make_signature(
     paired test of ``corefscore compare`` (Holm-corrected). With ``scope``
     (cross-document scoring), a ``scope:`` field says what was partitioned.
     ``compat`` names the evaluation reproduced (``conll-v8.01``, or
-    ``corefud-v1.2`` with a ``zeros:`` field: how zeros were paired).
+    ``corefud-v1.2`` with a ``zeros:`` field: how zeros were paired). ``split``:
+    the Universal Anaphora options that are not the defaults, in an
+    ``anaphora:`` field (the discourse deixis layer, ``split-drop`` or
+    ``split-only``, LEA's split-antecedent importance).
     """
     from .regimes import EvaluationSetup
 
@@ -56,6 +60,8 @@ def make_signature(
     ]
     if zeros is not None:
         fields.insert(-3, ("zeros", zeros))
+    if split is not None:
+        fields.insert(-2, ("anaphora", split))
     if bootstrap is not None:
         n, seed, ci = bootstrap
         fields.insert(-2, ("bootstrap", f"{n}@{ci:g}%,seed={seed if seed is not None else 'none'}"))

@@ -43,9 +43,10 @@ def percent_of(args: argparse.Namespace, compat: str = "conll") -> Percent:
     official scorer of the evaluation prints them."""
     from ..report.numbers import Percent
 
-    official = "half-even" if compat == "corefud" else "truncate"
+    # corefud-scorer and the UA scorer print Python's "%.2f" (half to even on the double).
+    official = "half-even" if compat in ("corefud", "ua") else "truncate"
     rounding = args.round or official
-    scorer = "corefud-scorer" if compat == "corefud" else "scorer.pl"
+    scorer = {"corefud": "corefud-scorer", "ua": "the UA scorer"}.get(compat, "scorer.pl")
     return Percent(
         digits=args.digits, rounding=rounding, printed_by=scorer if rounding == official else None
     )

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 POLICIES = ("reference", "first", "strict")
 METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 MATCHINGS = ("exact", "head", "min-span", "overlap", "partial")
-COMPATS = ("auto", "conll", "corefud")
+COMPATS = ("auto", "conll", "corefud", "ua")
 #: --preset: the official settings of the CRAC shared tasks (corefud-scorer).
 PRESETS: dict[str, dict[str, str]] = {
     "crac22": {"compat": "corefud", "match": "partial", "singletons": "drop", "zeros": "linear"},
@@ -31,7 +31,7 @@ PRESETS: dict[str, dict[str, str]] = {
     "crac24": {"compat": "corefud", "match": "head", "singletons": "drop", "zeros": "dependent"},
 }
 PRESETS["crac"] = PRESETS["crac24"]
-FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions", "ua")
 CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
@@ -123,7 +123,48 @@ def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> 
     p.add_argument(
         "--remove-nested", action="store_true", help="keep only maximal spans on each side"
     )
+    add_anaphora_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+
+
+def add_anaphora_options(p: argparse.ArgumentParser) -> None:
+    """Universal Anaphora: split antecedents, non-referring markables, bridging, deixis."""
+    group = p.add_argument_group("Universal Anaphora (docs/metrics.md)")
+    group.add_argument(
+        "--split-antecedents",
+        choices=("keep", "drop", "only"),
+        help="plural mentions with split antecedents: keep = score them (default, as the UA "
+        "scorer), drop = leave them out, only = score just their alignment",
+    )
+    group.add_argument(
+        "--split-importance",
+        type=float,
+        metavar="W",
+        help="LEA: weight of an entity with a split antecedent, times its size (default 1)",
+    )
+    group.add_argument(
+        "--non-referring",
+        action="store_true",
+        help="also score the identification of non-referring markables (metric non-referring)",
+    )
+    group.add_argument(
+        "--bridging",
+        action="store_true",
+        help="also score bridging: anaphor recognition, and full bridging at markable and "
+        "entity level (metrics bridging-anaphors, bridging-markables, bridging-entities)",
+    )
+    group.add_argument(
+        "--discourse-deixis",
+        action="store_true",
+        help="UA files: score the discourse deixis layer (its DISCOURSE_DEIXIS column) instead "
+        "of identity coreference",
+    )
+    group.add_argument(
+        "--min",
+        action="store_true",
+        help="match mentions by their MIN spans (UA Min attributes, MUC MIN): the same as "
+        "--match min-span",
+    )
 
 
 def add_compat_options(p: argparse.ArgumentParser) -> None:
@@ -133,8 +174,8 @@ def add_compat_options(p: argparse.ArgumentParser) -> None:
         choices=COMPATS,
         default="auto",
         help="whose numbers: conll = the CoNLL reference scorer v8.01; corefud = "
-        "corefud-scorer v1.2 of the CRAC shared tasks; auto (default): corefud for two "
-        "CoNLL-U files, else conll",
+        "corefud-scorer v1.2 of the CRAC shared tasks; ua = the Universal Anaphora scorer "
+        "(LREC 2022), quirks included; auto (default): corefud for two CoNLL-U files, else conll",
     )
     p.add_argument(
         "--preset",
@@ -199,7 +240,7 @@ def evaluation_of(
     """
     from ..evaluation import Evaluation
 
-    given = getattr(args, "metric", None)
+    given = with_anaphora_metrics(args, getattr(args, "metric", None))
     chosen = _preset(args)
     compat = chosen.get("compat", "auto")
     if compat == "auto":
@@ -224,7 +265,35 @@ def evaluation_of(
         cross_document=getattr(args, "cross_document", False),
         key_scope=getattr(args, "key_scope", None) or "global",
         response_scope=getattr(args, "response_scope", None) or "global",
+        **_anaphora_options(args),
     )
+
+
+def with_anaphora_metrics(args: argparse.Namespace, given: Any) -> Any:
+    """``-m`` with what --non-referring and --bridging add (to the defaults when no -m)."""
+    extra = [
+        name
+        for flag, name in (("non_referring", "non-referring"), ("bridging", "bridging"))
+        if getattr(args, flag, False)
+    ]
+    if not extra:
+        return given
+    if given is None:
+        compat = getattr(args, "compat", None)
+        given = "muc,bcub,ceafm,ceafe,blanc,lea" if compat == "ua" else "all"
+    return ",".join([*([given] if isinstance(given, str) else given), *extra])
+
+
+def _anaphora_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The Universal Anaphora options given, as ``Evaluation.create`` keywords."""
+    out: dict[str, Any] = {}
+    if getattr(args, "split_antecedents", None) is not None:
+        out["split_antecedents"] = args.split_antecedents
+    if getattr(args, "split_importance", None) is not None:
+        out["split_importance"] = args.split_importance
+    if getattr(args, "discourse_deixis", False):
+        out["layer"] = "discourse_deixis"
+    return out
 
 
 def _preset(args: argparse.Namespace) -> dict[str, Any]:
@@ -234,6 +303,10 @@ def _preset(args: argparse.Namespace) -> dict[str, Any]:
     given = {n: getattr(args, n, None) for n in names}
     if given["compat"] == "auto":
         given["compat"] = None
+    if getattr(args, "min", False):
+        if given["match"] not in (None, "min-span"):
+            raise UsageError(f"--min is --match min-span; drop --match {given['match']} or --min")
+        given["match"] = "min-span"
     preset = getattr(args, "preset", None)
     if preset is None:
         return {n: v for n, v in given.items() if v is not None}

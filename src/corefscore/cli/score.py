@@ -26,6 +26,7 @@ from .parser import (
     add_pair_options,
     evaluation_of,
     reading_options,
+    with_anaphora_metrics,
 )
 
 if TYPE_CHECKING:
@@ -207,7 +208,14 @@ def _options(args: argparse.Namespace) -> Options:
             "--format corefud prints the CorefUD evaluation's output: two CoNLL-U files, or "
             "--compat corefud"
         )
-    metrics = resolve_metrics(args.metric)
+    if evaluation.compat == "ua":
+        if args.format == "perl":
+            raise UsageError(
+                "--format perl prints the CoNLL reference scorer's output; choose --compat "
+                "conll for it"
+            )
+        return Options(evaluation.metric_names, evaluation)
+    metrics = resolve_metrics(with_anaphora_metrics(args, args.metric))
     computed = metrics
     if args.format == "perl" and "mentions" not in metrics:
         # Every block of the reference output has the mention identification line.

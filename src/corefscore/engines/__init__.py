@@ -79,7 +79,7 @@ CAPABILITIES: dict[str, Capability] = {
         regimes=_ALL_REGIMES,
         metrics="any",
         optional_mentions=True,
-        compats=("conll", "corefud"),
+        compats=("conll", "corefud", "ua"),
     ),
     "columnar": _COLUMNAR,
     "dask": Capability(
@@ -90,6 +90,7 @@ CAPABILITIES: dict[str, Capability] = {
         regimes=_ALL_REGIMES,
         metrics="any",
         optional_mentions=True,
+        compats=("conll", "ua"),
     ),
 }
 

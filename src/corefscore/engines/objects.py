@@ -20,6 +20,7 @@ from ..contingency import (
     table_of_lists,
 )
 from ..evaluation import Evaluation
+from ..metrics.split_antecedents import split_statistics
 from ..model import Corpus, Document
 from ..pipeline import (
     Pairing,
@@ -46,12 +47,22 @@ def score_pair(
 
         return score_corefud_pair(key, response, evaluation, warnings)
     key, response = _prepared(key, response, evaluation, warnings)
+    if _with_splits(evaluation, key, response):
+        return split_statistics(key, response, evaluation, warnings)
     if _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS:
         lists = list_table(key, response)
         if lists is not None:
             return _list_statistics(lists, evaluation)
     table = build_table(key, response)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+
+
+def plain_statistics(
+    key: Document, response: Document, evaluation: Evaluation, names: Sequence[str]
+) -> Statistics:
+    """The statistics of the metrics ``names`` on a prepared pair, by their own formulas."""
+    table = build_table(key, response)
+    return {m.name: m.statistics(table) for m in evaluation.metrics if m.name in names}
 
 
 def score_lists(lists: ListTable, evaluation: Evaluation) -> Statistics:
@@ -171,16 +182,39 @@ def document_statistics(
         prepared.append(_prepared(key_doc, response_doc, evaluation, warnings))
         if progress is not None:
             progress(done, total)
+    split = {
+        doc_id: split_statistics(k, r, evaluation, warnings)
+        for doc_id, (k, r) in zip(pairing.documents, prepared)
+        if _with_splits(evaluation, k, r)
+    }
+    if split:
+        rest = [(d, pair) for d, pair in zip(pairing.documents, prepared) if d not in split]
+        found = _plain_documents([d for d, _ in rest], [pair for _, pair in rest], evaluation)
+        return {d: split[d] if d in split else found[d] for d in pairing.documents}
+    return _plain_documents(list(pairing.documents), prepared, evaluation)
+
+
+def _plain_documents(
+    doc_ids: list[str], prepared: list[tuple[Document, Document]], evaluation: Evaluation
+) -> dict[str, Statistics]:
     if _by_lists(evaluation) and sum(_mentions(k, r) for k, r in prepared) <= LIST_MENTIONS:
         lists = [list_table(k, r) for k, r in prepared]
         if all(t is not None for t in lists):
             return {
                 doc_id: _list_statistics(t, evaluation)
-                for doc_id, t in zip(pairing.documents, lists)
+                for doc_id, t in zip(doc_ids, lists)
                 if t is not None
             }
     tables = [build_table(k, r) for k, r in prepared]
-    return dict(zip(pairing.documents, table_statistics(tables, evaluation)))
+    return dict(zip(doc_ids, table_statistics(tables, evaluation)))
+
+
+def _with_splits(evaluation: Evaluation, key: Document, response: Document) -> bool:
+    """Whether a prepared pair is scored with split antecedents (their own formulas)."""
+    policy = evaluation.split_antecedents
+    if policy == "only":
+        return True
+    return policy == "keep" and bool(key.split_antecedents or response.split_antecedents)
 
 
 __all__ = ["document_statistics", "score_pair", "table_statistics", "tabulate"]

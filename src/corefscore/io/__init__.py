@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..errors import InputError, option
+from ..errors import InputError, UsageError, option
 from ..model import Corpus, MentionTable
 from .conll import read_conll, read_conll_text
 from .detect import FORMATS, check_format, detect_format
@@ -24,6 +24,7 @@ def read_corpus(
     syntax: bool = False,
     head_column: int | None = None,
     empty_nodes: bool = False,
+    layer: str = "identity",
 ) -> Corpus:
     """Read a key or response file in any supported format.
 
@@ -33,8 +34,25 @@ def read_corpus(
     ``predicted_clusters`` when its documents have it, else ``clusters``.
     ``syntax`` and ``head_column`` matter for CoNLL (syntax columns are read
     in a second pass); the other formats always keep what they have.
+    ``layer`` chooses the markables of a Universal Anaphora file (``ua``):
+    ``"identity"`` (the default; also what every other format holds) or
+    ``"discourse_deixis"``; only UA files have layers, so asking another
+    format for ``"discourse_deixis"`` is a ``UsageError``.
     """
+    from .ua import LAYERS
+
+    if layer not in LAYERS:
+        raise UsageError(f"unknown layer {layer!r}; choose one of {', '.join(LAYERS)}")
     fmt = check_format(format) if format is not None else detect_format(path, side=side)
+    if fmt == "ua":
+        from .ua import read_ua
+
+        return read_ua(path, layer=layer, syntax=syntax)
+    if layer != "identity":
+        raise UsageError(
+            f"layer {layer!r} exists only in Universal Anaphora (ua) files, and this {side} "
+            f"file ({os.fspath(path)}) is {fmt}"
+        )
     if fmt == "conll":
         return read_conll(path, syntax=syntax, head_column=head_column)
     if fmt == "conllu":

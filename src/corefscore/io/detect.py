@@ -3,6 +3,10 @@
 Content decides because it cannot lie: a ``.txt`` file that starts with
 ``#begin document`` is CoNLL. The extension only settles files whose first
 lines say nothing (e.g. a JSON document that starts with a long string).
+Universal Anaphora files are known by their ``# global.columns`` line, which
+names an IDENTITY or DISCOURSE_DEIXIS column: their names vary (``.CONLL``,
+``.conllu``, CODI-CRAC's ``.CONLLUA``), and without that line the CoNLL-U
+rules would take them for CorefUD files.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from ..errors import InputError, UsageError, option_name
 from .files import open_binary
 
 #: Format names, as accepted by ``--key-format`` / ``--response-format``.
-FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions")
+FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions", "ua")
 
 _EXTENSIONS = {
+    ".conllua": "ua",
+    ".ua": "ua",
     ".conll": "conll",
     ".conll2012": "conll",
     ".v4_gold_conll": "conll",
@@ -34,6 +40,10 @@ _EXTENSIONS = {
     ".mentions": "mentions",
 }
 _SNIFF_BYTES = 1 << 16
+# A UA file's column declaration: "# global.columns = ID FORM ... IDENTITY ...".
+_UA_COLUMNS = re.compile(
+    r"^[ \t]*#\s*global\.columns\s*=[^\n]*?\b(?:IDENTITY|DISCOURSE_DEIXIS)\b", re.M
+)
 
 
 def check_format(name: str) -> str:
@@ -69,6 +79,8 @@ def format_from_content(head: bytes) -> str | None:
         if '"doc_key"' in first and (first.rstrip().endswith("}") or "\n" not in stripped):
             return "jsonl"
         return "json"
+    if _UA_COLUMNS.search(text):
+        return "ua"
     if re.search(r"^#\s*(?:newdoc|sent_id|global\.Entity|text)\b", text, re.M):
         return "conllu"
     for line in text.splitlines():

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable
 
 from ..contingency import ContingencyTable
 from ..errors import UsageError
-from . import ace, bcub, blanc, ceaf, lea, mentions, mor, muc, twinless, zero
+from . import ace, anaphora, bcub, blanc, ceaf, lea, mentions, mor, muc, twinless, zero
 from .base import BlancScore, Metric, MetricScore
 
 Statistics = Callable[[ContingencyTable], tuple[float, ...]]
 
-_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace, mor, zero)
+_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace, mor, zero, anaphora)
 
 #: Report order: the core metrics first, then the variants in the order of the docs.
 ORDER: tuple[str, ...] = (
@@ -40,6 +40,10 @@ ORDER: tuple[str, ...] = (
     "ace-value",
     "mor",
     "zero",
+    "non-referring",
+    "bridging-anaphors",
+    "bridging-markables",
+    "bridging-entities",
 )
 
 
@@ -71,6 +75,18 @@ MetricSpec = str | Metric
 #: Built-in metrics that take a built-in metric's name in another evaluation
 #: (``blanc`` as corefud-scorer combines it), reported in that metric's place.
 ALTERNATIVES: dict[str, Metric] = {blanc.BLANC_COREFUD.name: blanc.BLANC_COREFUD}
+#: The same in the Universal Anaphora scorer's evaluation (its BLANC is combined
+#: as corefud-scorer's, whose engine it is).
+UA_ALTERNATIVES: dict[str, Metric] = {blanc.BLANC_UA.name: blanc.BLANC_UA}
+#: The UA scorer's metrics, its default selection.
+UA_METRICS: tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def ua_metrics(spec: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
+    """A metric selection in the UA scorer's evaluation (default: its six), with
+    BLANC combined as it combines it."""
+    chosen = resolve(UA_METRICS if spec is None else spec)
+    return tuple(UA_ALTERNATIVES.get(m.name, m) for m in chosen)
 
 
 def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
@@ -79,7 +95,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     Accepts ``None`` (the seven default metrics), a name, a comma-separated
     list, ``Metric`` objects (custom metrics, reported after the
     built-in ones), or an iterable of these. ``conll`` selects its three
-    parts and ``all`` the seven defaults.
+    parts, ``bridging`` the three bridging scores and ``all`` the seven defaults.
     """
     if metrics is None:
         return tuple(REGISTRY[m] for m in METRICS)
@@ -89,7 +105,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     replaced: dict[str, Metric] = {}
     for item in items:
         if isinstance(item, Metric):
-            if ALTERNATIVES.get(item.name) is item:
+            if item in (ALTERNATIVES.get(item.name), UA_ALTERNATIVES.get(item.name)):
                 replaced[item.name] = item
                 chosen.add(item.name)
                 continue
@@ -110,12 +126,15 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
                 chosen.update(METRICS)
             elif name == "conll":
                 chosen.update(CONLL_PARTS)
+            elif name == "bridging":
+                chosen.update(anaphora.BRIDGING)
             elif name in REGISTRY:
                 chosen.add(name)
             else:
                 raise UsageError(
                     f"unknown metric {raw.strip()!r}; choose from "
-                    f"{', '.join((*REGISTRY, 'conll', 'all'))} (see 'corefscore metrics')"
+                    f"{', '.join((*REGISTRY, 'conll', 'bridging', 'all'))} "
+                    "(see 'corefscore metrics')"
                 )
     if not chosen and not custom:
         raise UsageError("no metric selected")

@@ -463,3 +463,11 @@ BLANC_COREFUD = replace(
     combine=score_corefud,
     citation=DEFINITIONS[0].citation + "; combined as corefud-scorer v1.2 (CRAC shared tasks)",
 )
+
+#: BLANC of the Universal Anaphora scorer's evaluation: combined as corefud-scorer
+#: combines it (the UA scorer 2.0 is its engine, and the LREC 2022 scorer does the same).
+BLANC_UA = replace(
+    DEFINITIONS[0],
+    combine=score_corefud,
+    citation=DEFINITIONS[0].citation + "; combined as the Universal Anaphora scorer",
+)

@@ -1,0 +1,570 @@
+"""Split antecedents in the coreference metrics (Paun, Yu, Moosavi & Poesio 2022).
+
+A plural mention such as "they" in "John met Mary. They ..." refers to John and
+Mary together: its entity has a *split antecedent*, the set of the entities
+{John}, {Mary} (``Document.split_antecedents``). Paun et al. score it by
+adding to that entity one extra mention, a *split-antecedent mention*, that
+stands for the whole set, and by letting such a mention meet the other side's
+split-antecedent mentions with a partial credit:
+
+1. **Alignment.** For each metric, every key split antecedent is compared with
+   every response split antecedent by *that metric* run on the two sets of
+   member entities as if they were two small documents (MUC also counts its
+   singletons there: a one-mention member scores 1 of 1 when the other side
+   has it alone too). A one-to-one assignment of largest total F1 pairs them
+   (``scipy.optimize.linear_sum_assignment``, as the UA scorer). An aligned
+   pair's recall is its credit on the recall side, its precision on the
+   precision side, and its F1 in CEAF and BLANC; an unaligned split antecedent
+   has no credit.
+2. **Scoring.** Each split-antecedent mention counts as one mention of its
+   entity (entity sizes include it) and is found in the entity of its aligned
+   partner, with its credit instead of 1: B³ adds the credit to that entity's
+   overlap, MUC charges 1 - credit instead of a whole partition when the partner's
+   entity is already among the partitions, CEAF adds the F1 credit to the
+   similarity of the pair of entities, LEA and BLANC credit each link to the
+   split-antecedent mention with its credit (a link between two credited
+   mentions with the product of the credits).
+
+LEA weighs an entity that has a split antecedent by ``split_importance``
+(default 1, the paper's parameter) on top of its size. Entities of one side
+whose split antecedents are the same set are one entity (as in the UA
+scorer). With ``split_antecedents="only"`` each metric reports the alignment
+itself: the summed statistics of the aligned pairs over those of all split
+antecedents (the UA scorer's ``only_split_antecedent``).
+
+The formulas are closed forms over each entity's overlap counts, so no pair
+of mentions is enumerated; ``docs/metrics.md`` has a worked example.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..errors import UsageError, option
+from ..model import Document, Span, SplitAntecedent
+from .anaphora import NAMES as ANAPHORA
+
+if TYPE_CHECKING:
+    from ..evaluation import Evaluation
+    from ..pipeline import Statistics
+
+#: What ``split_antecedents`` may be: score them (the UA scorer's default),
+#: leave them out, or score only their alignment.
+POLICIES = ("keep", "drop", "only")
+#: The metrics with a split-antecedent formula.
+SPLIT_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+# A credit: the other side's entity that holds the aligned partner, and the score.
+_Credit = tuple[int, float]
+
+
+@dataclass
+class Side:
+    """One side of a document pair: entities (their ordinary mentions) with the
+    split antecedent of each (``None`` for most), entities of the same split
+    antecedent merged."""
+
+    entities: list[list[Span]]
+    splits: list[SplitAntecedent | None]
+    #: With ``compat="ua"``: for each entity with a split antecedent, its mentions
+    #: that the UA scorer lists before the split-antecedent mention (``_ua_before``).
+    before: list[frozenset[Span] | None] | None = None
+
+    def __post_init__(self) -> None:
+        # A span in two entities: the later one wins, as in the UA scorer's maps.
+        self.entity_of: dict[Span, int] = {
+            span: i for i, entity in enumerate(self.entities) for span in entity
+        }
+        self.sizes = [len(e) + (s is not None) for e, s in zip(self.entities, self.splits)]
+
+    @classmethod
+    def of(cls, doc: Document, *, ua_order: bool = False) -> Side:
+        splits = doc.split_antecedents or (None,) * len(doc.entities)
+        entities: list[list[Span]] = []
+        kept: list[SplitAntecedent | None] = []
+        sources: list[list[Sequence[Span]]] = []
+        merged: dict[SplitAntecedent, int] = {}
+        for entity, split in zip(doc.entities, splits):
+            into = merged.get(split) if split is not None else None
+            if into is None:
+                if split is not None:
+                    merged[split] = len(entities)
+                entities.append(list(entity))
+                kept.append(split)
+                sources.append([entity])
+            else:
+                seen = set(entities[into])
+                entities[into].extend(s for s in entity if s not in seen)
+                sources[into].append(entity)
+        before = None
+        if ua_order:
+            before = [
+                _ua_before(parts, split) if split is not None else None
+                for parts, split in zip(sources, kept)
+            ]
+        return cls(entities, kept, before)
+
+    def split_entities(self) -> list[int]:
+        """The entities with a split antecedent, in entity order."""
+        return [i for i, s in enumerate(self.splits) if s is not None]
+
+    def mapped(self, entity: Sequence[Span], other: Side) -> Counter[int]:
+        """How many of ``entity``'s mentions each of ``other``'s entities holds."""
+        found = other.entity_of
+        return Counter(found[s] for s in entity if s in found)
+
+
+def without_split_antecedents(doc: Document) -> Document:
+    """``doc`` with no split antecedent (``split_antecedents="drop"``)."""
+    return replace(doc, split_antecedents=()) if doc.split_antecedents else doc
+
+
+def check_metrics(evaluation: Evaluation) -> None:
+    """Refuse ``split_antecedents="only"`` with a metric that has no split formula."""
+    if evaluation.split_antecedents == "only":
+        other = [m.name for m in evaluation.metrics if m.name not in SPLIT_METRICS]
+        if other:
+            raise UsageError(
+                f"{option('split_antecedents', 'only')} scores the split-antecedent "
+                f"alignment with {', '.join(SPLIT_METRICS)}; not with {', '.join(other)}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Step 1: the alignment
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The credits of one metric's alignment of split antecedents, and its statistics.
+
+    ``recall``: key entity -> (response entity of its partner, recall of the
+    pair); ``precision``: response entity -> (key entity, precision);
+    ``f1``: key entity -> (response entity, F1). Only positive credits are
+    kept. ``statistics``: (recall numerator, recall denominator, precision
+    numerator, precision denominator) of the aligned pairs over all split
+    antecedents, for ``split_antecedents="only"``.
+    """
+
+    recall: dict[int, _Credit]
+    precision: dict[int, _Credit]
+    f1: dict[int, _Credit]
+    statistics: tuple[float, float, float, float]
+
+
+_NO_ALIGNMENT = Alignment({}, {}, {}, (0.0, 0.0, 0.0, 0.0))
+
+
+def _ratio(num: float, den: float) -> float:
+    return 0.0 if num == 0 else num / den
+
+
+def _f1(recall: float, precision: float) -> float:
+    return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
+
+
+def align(part: str, key: Side, response: Side, *, identical_credit: bool = True) -> Alignment:
+    """The alignment of the split antecedents of ``key`` and ``response`` by metric
+    ``part`` (a metric name, or ``blanc-c`` / ``blanc-n`` for BLANC's two parts).
+
+    With ``identical_credit``, two identical split antecedents score 1 even where
+    the metric counts nothing on their members (BLANC's coreference part when
+    every member has one mention), so that a perfect response scores 1; the UA
+    scorer scores 0 there, and then finds such a mention by its identity.
+    """
+    key_entities = key.split_entities()
+    response_entities = response.split_entities()
+    if not key_entities and not response_entities:
+        return _NO_ALIGNMENT
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    # A side without split antecedents gets one with no members (it scores 0).
+    key_sets = [key.splits[i] for i in key_entities] or [frozenset()]
+    response_sets = [response.splits[j] for j in response_entities] or [frozenset()]
+    counts = np.array(
+        [[_member_statistics(part, k, r) for r in response_sets] for k in key_sets],
+        dtype=np.float64,
+    ).reshape(len(key_sets), len(response_sets), 4)
+    recall = np.zeros(counts.shape[:2])
+    precision = np.zeros(counts.shape[:2])
+    f1 = np.zeros(counts.shape[:2])
+    for a in range(len(key_sets)):
+        for b in range(len(response_sets)):
+            rn, rd, pn, pd = counts[a, b].tolist()
+            if identical_credit and rd == pd == 0 and key_sets[a] == response_sets[b]:
+                recall[a, b] = precision[a, b] = f1[a, b] = 1.0
+                continue
+            recall[a, b] = _ratio(rn, rd)
+            precision[a, b] = _ratio(pn, pd)
+            f1[a, b] = _f1(recall[a, b], precision[a, b])
+    rows, cols = linear_sum_assignment(-f1)
+    pairs = list(zip(rows.tolist(), cols.tolist()))
+    credits: tuple[dict[int, _Credit], dict[int, _Credit], dict[int, _Credit]] = ({}, {}, {})
+    for a, b in pairs:
+        if a >= len(key_entities) or b >= len(response_entities):
+            continue  # the empty stand-in: no credit
+        i, j = key_entities[a], response_entities[b]
+        for found, scores, owner, partner in (
+            (credits[0], recall, i, j),
+            (credits[1], precision, j, i),
+            (credits[2], f1, i, j),
+        ):
+            if scores[a, b] > 0:
+                found[owner] = (partner, float(scores[a, b]))
+    statistics = (
+        float(sum(counts[a, b, 0] for a, b in pairs)),
+        float(counts[:, 0, 1].sum()),
+        float(sum(counts[a, b, 2] for a, b in pairs)),
+        float(counts[0, :, 3].sum()),
+    )
+    return Alignment(*credits, statistics)
+
+
+def _member_statistics(
+    part: str, key: SplitAntecedent, response: SplitAntecedent
+) -> tuple[float, float, float, float]:
+    """(recall num, den, precision num, den) of metric ``part`` on two sets of
+    member entities scored as two small documents."""
+    key_side = Side([list(e) for e in sorted(key)], [None] * len(key))
+    response_side = Side([list(e) for e in sorted(response)], [None] * len(response))
+    no_credit: dict[int, _Credit] = {}
+    if part == "muc":
+        rn, rd = _muc(key_side, response_side, no_credit, singletons=True)
+        pn, pd = _muc(response_side, key_side, no_credit, singletons=True)
+        return rn, rd, pn, pd
+    if part in ("blanc-c", "blanc-n"):
+        stats = _blanc(key_side, response_side, no_credit, no_credit)
+        return stats[:4] if part == "blanc-c" else stats[4:]
+    return _STATISTICS[part](key_side, response_side, _NO_ALIGNMENT, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Step 2: the metrics with split-antecedent mentions
+
+
+def _muc(
+    side: Side, other: Side, credits: dict[int, _Credit], *, singletons: bool = False
+) -> tuple[float, float]:
+    """MUC's (numerator, denominator) of ``side`` against ``other``: each entity's
+    links kept, with a split-antecedent mention in its partner's partition."""
+    num = den = 0.0
+    for i, entity in enumerate(side.entities):
+        size = side.sizes[i]
+        if size == 1:
+            if singletons:
+                # In the alignment only: a singleton is 1 of 1 when alone on both sides.
+                den += 1
+                j = other.entity_of.get(entity[0]) if entity else None
+                num += 1.0 if j is not None and other.sizes[j] == 1 else 0.0
+            continue
+        if size == 0:
+            continue
+        partitions = side.mapped(entity, other)
+        unmapped = len(entity) - sum(partitions.values())
+        num_i = size - unmapped - len(partitions)
+        if side.splits[i] is not None:
+            credit = credits.get(i)
+            num_i -= 1 - credit[1] if credit is not None and credit[0] in partitions else 1
+        num += num_i
+        den += size - 1
+    return num, den
+
+
+def _bcub(side: Side, other: Side, credits: dict[int, _Credit]) -> tuple[float, float]:
+    num = den = 0.0
+    for i, entity in enumerate(side.entities):
+        overlap: dict[int, float] = dict(side.mapped(entity, other))
+        credit = credits.get(i) if side.splits[i] is not None else None
+        if credit is not None:
+            overlap[credit[0]] = overlap.get(credit[0], 0) + credit[1]
+        size = side.sizes[i]
+        num += sum(v * v for v in overlap.values()) / size
+        den += size
+    return num, den
+
+
+def _lea(
+    side: Side, other: Side, credits: dict[int, _Credit], importance: float
+) -> tuple[float, float]:
+    """LEA with singleton self-links; a link to the split-antecedent mention
+    counts its credit; an entity with a split antecedent weighs ``importance``
+    times its size. With the UA scorer's order (``side.before``), a link between
+    mentions listed on either side of a credited split-antecedent mention
+    counts the credit too, as the UA scorer computes it."""
+    num = den = 0.0
+    for i, entity in enumerate(side.entities):
+        size = side.sizes[i]
+        weight = importance * size if side.splits[i] is not None else size
+        if size == 1:
+            j = other.entity_of.get(entity[0]) if entity else None
+            resolved = 1.0 if j is not None and other.sizes[j] == 1 else 0.0
+            links = 1.0
+        else:
+            credit = credits.get(i) if side.splits[i] is not None else None
+            earlier = side.before[i] if side.before is not None and credit else None
+            if earlier:
+                found = other.entity_of
+                first = Counter(found[s] for s in entity if s in found and s in earlier)
+                later = Counter(found[s] for s in entity if s in found and s not in earlier)
+                resolved = float(
+                    sum(n * (n - 1) // 2 for n in first.values())
+                    + sum(n * (n - 1) // 2 for n in later.values())
+                )
+                assert credit is not None
+                resolved += credit[1] * sum(n * later.get(j, 0) for j, n in first.items())
+                shared = first + later
+            else:
+                shared = side.mapped(entity, other)
+                resolved = float(sum(n * (n - 1) // 2 for n in shared.values()))
+            if credit is not None:
+                resolved += credit[1] * shared.get(credit[0], 0)
+            links = size * (size - 1) / 2
+        num += weight * resolved / links
+        den += weight
+    return num, den
+
+
+def _ceaf(
+    key: Side, response: Side, credits: dict[int, _Credit], *, by_entities: bool
+) -> tuple[float, float, float, float]:
+    """CEAF φ3 (``by_entities`` False) or φ4 with split-antecedent credits."""
+    import numpy as np
+
+    from .ceaf import align_weights
+
+    shared: dict[tuple[int, int], float] = {}
+    for i, entity in enumerate(key.entities):
+        for j, n in key.mapped(entity, response).items():
+            shared[(i, j)] = float(n)
+        credit = credits.get(i) if key.splits[i] is not None else None
+        if credit is not None:
+            shared[(i, credit[0])] = shared.get((i, credit[0]), 0.0) + credit[1]
+    rows = np.array([i for i, _ in shared], dtype=np.int64)
+    cols = np.array([j for _, j in shared], dtype=np.int64)
+    weights = np.array(list(shared.values()), dtype=np.float64)
+    if by_entities and len(weights):
+        sizes = np.array(key.sizes, dtype=np.float64)[rows] + np.array(
+            response.sizes, dtype=np.float64
+        )[cols]
+        weights = 2 * weights / sizes
+    total = (
+        align_weights((len(key.sizes), len(response.sizes)), rows, cols, weights).total
+        if len(weights)
+        else 0.0
+    )
+    if by_entities:
+        return total, float(len(key.sizes)), total, float(len(response.sizes))
+    return total, float(sum(key.sizes)), total, float(sum(response.sizes))
+
+
+def _blanc(
+    key: Side,
+    response: Side,
+    coref: dict[int, _Credit],
+    noncoref: dict[int, _Credit],
+    *,
+    ua: bool = False,
+) -> tuple[float, ...]:
+    """BLANC's eight counts with split-antecedent mentions: a link with a credited
+    split-antecedent mention counts its credit (its part's F1 alignment).
+
+    ``ua``: as the UA scorer computes them (``key.before`` holds its order): in
+    the coreference part a split-antecedent mention listed second in a link is
+    looked up as it is, so it counts 1 in the response entity holding an
+    identical split antecedent and nothing otherwise; an uncredited one is
+    looked up so in both parts.
+    """
+
+    def choose2(n: float) -> float:
+        return n * (n - 1) / 2
+
+    twin = {s: j for j, s in enumerate(response.splits) if s is not None} if ua else {}
+    common_coref = 0.0
+    # Each key mention found in the response: (key entity, response entity) -> weight.
+    weight_by: dict[tuple[int, int], float] = {}
+    for i, entity in enumerate(key.entities):
+        shared = key.mapped(entity, response)
+        common_coref += sum(n * (n - 1) // 2 for n in shared.values())
+        for j, n in shared.items():
+            weight_by[(i, j)] = float(n)
+        split = key.splits[i]
+        if split is None:
+            continue
+        credit = coref.get(i)
+        if not ua:
+            if credit is not None:
+                common_coref += credit[1] * shared.get(credit[0], 0)
+        else:
+            assert key.before is not None
+            earlier = key.before[i] or frozenset()
+            same = twin.get(split)
+            if same is not None:
+                found = response.entity_of
+                common_coref += sum(1 for s in earlier if found.get(s) == same)
+            later_by = Counter(
+                response.entity_of[s]
+                for s in entity
+                if s in response.entity_of and s not in earlier
+            )
+            if credit is not None:
+                common_coref += credit[1] * later_by.get(credit[0], 0)
+            elif same is not None:
+                common_coref += later_by.get(same, 0)
+        credit = noncoref.get(i)
+        if credit is None and ua and twin.get(split) is not None:
+            credit = (twin[split], 1.0)
+        if credit is not None:
+            weight_by[(i, credit[0])] = weight_by.get((i, credit[0]), 0.0) + credit[1]
+    # Pairs across key entities and across response entities, weighted by the
+    # product of their weights: inclusion-exclusion over the weight sums.
+    total = sum(weight_by.values())
+    by_key: dict[int, float] = {}
+    by_response: dict[int, float] = {}
+    for (i, j), w in weight_by.items():
+        by_key[i] = by_key.get(i, 0.0) + w
+        by_response[j] = by_response.get(j, 0.0) + w
+    squares = sum(w * w for w in weight_by.values())
+    common_non = (
+        total * total
+        - sum(w * w for w in by_key.values())
+        - sum(w * w for w in by_response.values())
+        + squares
+    ) / 2
+    key_links = sum(choose2(n) for n in key.sizes)
+    response_links = sum(choose2(n) for n in response.sizes)
+    key_non = choose2(sum(key.sizes)) - key_links
+    response_non = choose2(sum(response.sizes)) - response_links
+    return (
+        common_coref,
+        key_links,
+        common_coref,
+        response_links,
+        common_non,
+        key_non,
+        common_non,
+        response_non,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# compat="ua": the order the UA scorer (LREC 2022) lists an entity's mentions in
+#
+# With split antecedents, the UA scorer turns every entity into a Python set and
+# back into a list, so its mentions come in CPython's set order, which its LEA
+# and BLANC depend on (docs/compatibility.md): LEA multiplies the credit of a
+# split-antecedent mention into every later link of a mention listed before it,
+# and BLANC's coreference part credits a split-antecedent mention only when it
+# is listed first in a link. Only the order matters, so it is reproduced by
+# building the same set of stand-ins with the UA scorer's hashes.
+
+
+class _UAMarkable:
+    """A stand-in for one of the UA scorer's markables: its hash and equality."""
+
+    __slots__ = ("_hash", "members", "span")
+
+    def __init__(self, span: Span | None, members: SplitAntecedent | None = None) -> None:
+        self.span = span
+        self.members = members
+        if members is None:
+            assert span is not None
+            self._hash = hash(frozenset(span))
+        else:
+            self._hash = hash(
+                frozenset(tuple(_UAMarkable(s) for s in member) for member in members)
+            )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _UAMarkable):
+            return NotImplemented
+        if self.members is not None or other.members is not None:
+            return self.members == other.members
+        return self.span == other.span
+
+
+def _ua_before(parts: list[Sequence[Span]], split: SplitAntecedent) -> frozenset[Span]:
+    """The mentions of a merged entity (``parts``: the entities merged, in order)
+    that the UA scorer lists before its split-antecedent mention."""
+    found: set[_UAMarkable] = set()
+    for part in parts:
+        # Each entity's mentions, then its split-antecedent mention, into one set.
+        found.update([*(_UAMarkable(span) for span in part), _UAMarkable(None, split)])
+    listed = list(found)
+    position = next(k for k, m in enumerate(listed) if m.members is not None)
+    return frozenset(m.span for m in listed[:position] if m.span is not None)
+
+
+def _pair(
+    recall: tuple[float, float], precision: tuple[float, float]
+) -> tuple[float, float, float, float]:
+    return (*recall, *precision)
+
+
+_STATISTICS = {
+    "muc": lambda k, r, a, w: _pair(_muc(k, r, a.recall), _muc(r, k, a.precision)),
+    "bcub": lambda k, r, a, w: _pair(_bcub(k, r, a.recall), _bcub(r, k, a.precision)),
+    "lea": lambda k, r, a, w: _pair(_lea(k, r, a.recall, w), _lea(r, k, a.precision, w)),
+    "ceafm": lambda k, r, a, w: _ceaf(k, r, a.f1, by_entities=False),
+    "ceafe": lambda k, r, a, w: _ceaf(k, r, a.f1, by_entities=True),
+}
+
+
+def split_statistics(
+    key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
+) -> Statistics:
+    """Every metric's statistics on a prepared document pair with split antecedents.
+
+    The metrics without a split formula are computed on the pair without its
+    split antecedents (a warning says so once per document).
+    """
+    ua = evaluation.compat == "ua"
+    key_side, response_side = Side.of(key, ua_order=ua), Side.of(response, ua_order=ua)
+    only = evaluation.split_antecedents == "only"
+    importance = evaluation.split_importance
+    out: Statistics = {}
+    plain: list[str] = []
+    for metric in evaluation.metrics:
+        name = metric.name
+        if name == "blanc":
+            parts = [
+                align(p, key_side, response_side, identical_credit=not ua)
+                for p in ("blanc-c", "blanc-n")
+            ]
+            if only:
+                out[name] = (*parts[0].statistics, *parts[1].statistics)
+            else:
+                out[name] = _blanc(key_side, response_side, parts[0].f1, parts[1].f1, ua=ua)
+        elif name in _STATISTICS:
+            alignment = align(name, key_side, response_side, identical_credit=not ua)
+            out[name] = (
+                alignment.statistics
+                if only
+                else _STATISTICS[name](key_side, response_side, alignment, importance)
+            )
+        else:
+            plain.append(name)
+    if plain:
+        from ..engines.objects import plain_statistics
+
+        stripped = (without_split_antecedents(key), without_split_antecedents(response))
+        out.update(plain_statistics(*stripped, evaluation, plain))
+        # Mentions, non-referring markables and bridging do not involve them.
+        left = [n for n in plain if n != "mentions" and n not in ANAPHORA]
+        if left:
+            warnings.append(
+                f"document {key.doc_id!r}: split antecedents left out of "
+                f"{', '.join(left)} (no split-antecedent formula)"
+            )
+    return out
+
+
+def has_split_antecedents(docs: Iterable[Document]) -> bool:
+    """Whether any of ``docs`` has a split antecedent."""
+    return any(doc.split_antecedents and any(doc.split_antecedents) for doc in docs)
