@@ -528,3 +528,56 @@ def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.stdout.splitlines()[-1] == "False 0", proc.stderr
     assert "MUC" in proc.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Universal Anaphora
+
+
+def ua_pair(tmp_path: Path) -> tuple[Path, Path]:
+    from .metrics.test_anaphora import KEY, RESPONSE, write
+
+    return write(tmp_path / "fx1.key", KEY), write(tmp_path / "fx1.sys", RESPONSE)
+
+
+def test_ua_files_score_with_the_anaphora_options(tmp_path: Path) -> None:
+    key, response = ua_pair(tmp_path)
+    proc = run("score", str(key), str(response), "--non-referring", "--bridging")
+    assert proc.returncode == 0, proc.stderr
+    assert "non-referring" in proc.stdout and "bridging-entities" in proc.stdout
+    proc = run("score", str(key), str(response), "--compat", "ua", "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["metrics"]["lea"]["recall"] == pytest.approx(0.4074074074074074)
+    assert "mentions" not in data["metrics"] and data["options"]["compat"] == "ua"
+    proc = run("score", str(key), str(response), "--compat", "ua")
+    assert "CoNLL" in proc.stdout and "60.90" in proc.stdout  # rounded as the UA scorer prints
+    proc = run("score", str(key), str(response), "--split-antecedents", "only", "-m", "muc")
+    assert "anaphora:split-only" in proc.stdout
+
+
+def test_ua_option_errors_are_one_line(tmp_path: Path) -> None:
+    key, response = ua_pair(tmp_path)
+    for args, message in (
+        (("--min", "--match", "head"), "--min is --match min-span"),
+        (("--compat", "ua", "--format", "perl"), "--compat conll"),
+        (("--split-antecedents", "only", "-m", "mentions"), "not with mentions"),
+        (("--discourse-deixis", "--compat", "corefud"), "leaves split antecedents out"),
+    ):
+        proc = run("score", str(key), str(response), *args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    conll = tmp_path / "plain.conll"
+    conll.write_text(KEY.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = run("score", str(conll), str(conll), "--discourse-deixis")
+    assert proc.returncode == 2 and "discourse" in proc.stderr
+
+
+def test_convert_to_ua_and_back(tmp_path: Path) -> None:
+    key, _ = ua_pair(tmp_path)
+    out = tmp_path / "copy.ua"
+    proc = run("convert", str(key), str(out), "--to", "ua")
+    assert proc.returncode == 0, proc.stderr
+    proc = run("score", str(key), str(out), "--compat", "ua", "--format", "json")
+    assert json.loads(proc.stdout)["metrics"]["conll"]["f1"] == 1.0
+    proc = run("convert", str(key), str(tmp_path / "x.conll"), "--to", "conll")
+    assert proc.returncode == 1 and "--lossy" in proc.stderr

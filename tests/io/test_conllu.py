@@ -51,7 +51,11 @@ BASIC = "\n".join(
 def test_basic_document_exactly() -> None:
     corpus = read_conllu_text(BASIC, source="basic.conllu")
     assert list(corpus.documents) == ["d1"]
-    assert corpus.warnings == ()
+    # e3 has no mention: its SplitAnte link is read and ignored, with a warning.
+    assert corpus.warnings == (
+        "basic.conllu:13: document 'd1': SplitAnte names entity 'e3', which has no mention in "
+        "the document; link ignored",
+    )
     assert corpus["d1"] == Document(
         doc_id="d1",
         entities=(((0, 0), (2, 2), (8, 8)), ((2, 3),)),
@@ -68,6 +72,8 @@ def test_basic_document_exactly() -> None:
             sentence_starts=(0, 5),
         ),
         annotations={"split_antecedents": [(13, "e1<e3")], "bridging": [(14, "e2<e1")]},
+        # "him" (e1) bridges to e2, whose one mention "his dog" comes before it.
+        bridging=(((8, 8), (2, 3)),),
     )
 
 
@@ -374,7 +380,10 @@ def test_gum_conllu_scores_like_conll2012(split: str) -> None:
                 map(sorted, side_c[doc_id].entities)
             )
 
-    a = corefscore.score_corpora(key_u, resp_u, duplicates="first", per_document=True)
+    # The CoNLL-2012 files have no split antecedents (CoNLL-U's SplitAnte): left out.
+    a = corefscore.score_corpora(
+        key_u, resp_u, duplicates="first", per_document=True, split_antecedents="drop"
+    )
     b = corefscore.score_corpora(key_c, resp_c, duplicates="first", per_document=True)
     assert a.documents is not None and b.documents is not None
     agree = []
@@ -478,8 +487,12 @@ def test_unusual_lines_exactly(tmp_path: Path) -> None:
     assert corpus.warnings == (
         f"{path}:1: no '# newdoc id = ...' before the first sentence; document named '1' "
         "(its place in the file)",
+        f"{path}:2: document '1': Bridge names entity 'b', which has no mention in the "
+        "document; link ignored",
         f"{path}:4: document 'second': dropped 1 mention(s) made only of empty nodes "
         "(read with empty_nodes=True to keep them)",
+        f"{path}:7: document 'second': SplitAnte names entity 'a', which has no mention in the "
+        "document; link ignored",
     )
     assert corpus["1"].entities == (((0, 0),),)
     assert corpus["1"].annotations == {"bridging": [(2, "a<b")]}

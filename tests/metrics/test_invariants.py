@@ -46,9 +46,7 @@ TYPES = ("PER", "ORG", "GPE")
 LEVELS = ("NAM", "NOM", "PRO")
 # The CoNLL evaluation's metrics (MOR and zero read the CorefUD evaluation's pairs).
 # Non-referring and bridging read other facts than entities: tests/metrics/test_anaphora.py.
-ALL = tuple(
-    n for n, m in REGISTRY.items() if "corefud" not in m.requires and n not in ANAPHORA
-)
+ALL = tuple(n for n, m in REGISTRY.items() if "corefud" not in m.requires and n not in ANAPHORA)
 SETTINGS = settings(max_examples=examples(30), deadline=None)
 CEAF = ("ceafm", "ceafe", "ceaf-phi1", "ceaf-phi2")
 

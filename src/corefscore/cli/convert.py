@@ -25,8 +25,9 @@ def add_parser(subparsers: Subparsers) -> None:
     c.add_argument(
         "--lossy",
         action="store_true",
-        help="drop what the target cannot hold (discontinuous or crossing mentions) and "
-        "warn with a count, instead of refusing",
+        help="drop what the target cannot hold (discontinuous or crossing mentions; split "
+        "antecedents, non-referring markables and bridging) and warn with a count, instead "
+        "of refusing",
     )
     c.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
 

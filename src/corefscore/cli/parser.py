@@ -32,7 +32,7 @@ PRESETS: dict[str, dict[str, str]] = {
 }
 PRESETS["crac"] = PRESETS["crac24"]
 FORMATS = ("conll", "conllu", "jsonl", "json", "sgml", "mentions", "ua")
-CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json")
+CONVERT_TARGETS = ("conll", "conllu", "jsonl", "json", "ua")
 CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3

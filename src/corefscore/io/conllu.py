@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, shown
-from ..model import Corpus, Document, Span, Syntax
+from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import iter_blocks
 from .files import check_line_ends
 
@@ -69,6 +69,14 @@ _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
 # nor the brackets of a part marker.
 _EID = re.compile(r"([^-=|\s()\[\]]+)(\[[^\]]*\])?")
 _PART = re.compile(r"\[([1-9][0-9]*)/([1-9][0-9]*)\]")
+# One link of a SplitAnte (``e1<e3``) or Bridge (``e1<e3:part``) item: the
+# entity named first is the antecedent. Ids are what an Entity= id may be,
+# split as udapi splits them: at the one ``<``, then (Bridge) the anaphor's id
+# at its first ``:``.
+_LINK_ID = r"[^-=|\s()\[\]<,]+"
+_SPLIT_LINK = re.compile(f"({_LINK_ID})<({_LINK_ID})")
+_ANAPHOR_ID = r"[^-=|\s()\[\]<,:]+"
+_BRIDGE_LINK = re.compile(f"({_LINK_ID})<({_ANAPHOR_ID})(?::[^,]*)?")
 # One well-formed chunk of an Entity= value in a single match: an opening
 # "(eid[marker]-attrs" with its optional ")" (groups 1-4), or a closing
 # "eid[marker]-attrs)" (groups 5-6). It accepts exactly what the
@@ -136,6 +144,30 @@ _VISIT_KEYS = (b"Entity", b"SplitAnte", b"Bridge")
 # Bytes 2-7 and 2-8 of "# newdoc" and "# global.Entity", little-endian.
 _NEWDOC_WORD = int.from_bytes(b"newdoc", "little")
 _GLOBAL_WORD = int.from_bytes(b"global.", "little")
+
+
+def bridging_mentions(
+    anaphor_entity: Sequence[Span], word: int, antecedent_entity: Sequence[Span]
+) -> tuple[Span, Span] | None:
+    """The (anaphor, antecedent) mentions of a Bridge link found on token ``word``.
+
+    CorefUD writes a link on the anaphor's first word and names two entities.
+    The anaphor is, as udapi reads it, the mention of its entity opened last at
+    or before that word (of two opening at one word, the shorter, opened
+    last); ``None`` when there is none. The antecedent is the mention of the
+    antecedent entity that starts last before the anaphor does (of two
+    starting at one word, the longer), else that entity's first mention:
+    CorefUD does not say which mention, and the markable-level bridging
+    score needs one.
+    """
+    opened = [span for span in anaphor_entity if span[0] <= word]
+    if not opened or not antecedent_entity:
+        return None
+    anaphor = max(opened, key=lambda span: (span[0], -span[1]))
+    before = [span for span in antecedent_entity if span[0] < anaphor[0]]
+    if before:
+        return anaphor, max(before)
+    return anaphor, min(antecedent_entity, key=lambda span: (span[0], -span[1]))
 
 
 def read_conllu(
@@ -575,8 +607,12 @@ class _DocumentBuilder:
         self.dropped = 0
         self.has_heads = False
         self.has_pieces = False  # some mention in several pieces
+        # SplitAnte and Bridge items as written, (line, value), for the annotations;
+        # and their links: (line, antecedent eid, entity eid), a Bridge's with its node.
         self.split_antecedents: list[tuple[int, str]] = []
         self.bridging: list[tuple[int, str]] = []
+        self.split_links: list[tuple[int, str, str]] = []
+        self.bridge_links: list[tuple[int, int, str, str]] = []
 
     def set_attributes(self, attributes: tuple[str, ...]) -> None:
         self.attributes = attributes
@@ -625,8 +661,36 @@ class _DocumentBuilder:
                 self.add_entity_field(value, node, lineno)
             elif key == "SplitAnte":
                 self.split_antecedents.append((lineno, value))
+                for ante, this in self.links(key, value, _SPLIT_LINK, lineno):
+                    self.split_links.append((lineno, ante, this))
             elif key == "Bridge":
                 self.bridging.append((lineno, value))
+                for ante, this in self.links(key, value, _BRIDGE_LINK, lineno):
+                    self.bridge_links.append((lineno, node, ante, this))
+
+    def links(
+        self, key: str, value: str, pattern: re.Pattern[str], lineno: int
+    ) -> list[tuple[str, str]]:
+        """The (antecedent, entity) id pairs of a SplitAnte or Bridge value."""
+        out = []
+        for item in value.split(","):
+            match = pattern.fullmatch(item)
+            if match is None:
+                form = "e1<e3" if key == "SplitAnte" else "e1<e3 or e1<e3:relation"
+                raise self.error(
+                    f"bad {key} value {shown(value)}: {shown(item)} is not a link "
+                    f"such as {form} (links separated by ',')",
+                    lineno,
+                )
+            ante, this = match.group(1), match.group(2)
+            if ante == this:
+                raise self.error(
+                    f"bad {key} value {shown(value)}: {shown(item)} links entity "
+                    f"{shown(this)} to itself",
+                    lineno,
+                )
+            out.append((ante, this))
+        return out
 
     def add_entity_field(self, value: str, node: int, lineno: int) -> None:
         program = _PROGRAMS.get(value)
@@ -1008,6 +1072,10 @@ class _DocumentBuilder:
         keep = [i for i, ent in enumerate(self.entities) if ent]
         labels = {idx: eid for eid, idx in self.index.items()}
         annotations: dict[str, Any] = {}
+        final = {labels[i]: n for n, i in enumerate(keep)}
+        entities = [self.entities[i] for i in keep]
+        split_antecedents = self.resolve_split_antecedents(final, entities, warnings)
+        bridging = self.resolve_bridging(final, entities, warnings)
         if self.split_antecedents:
             annotations["split_antecedents"] = self.split_antecedents
         if self.bridging:
@@ -1029,8 +1097,62 @@ class _DocumentBuilder:
             pieces=tuple(tuple(self.pieces[i]) for i in keep) if self.has_pieces else (),
             syntax=self.syntax(empty_nodes) if syntax else None,
             annotations=annotations,
+            split_antecedents=split_antecedents,
+            bridging=bridging,
             token_count=tokens,
         )
+
+    def known(
+        self, key: str, line: int, eids: tuple[str, str], final: dict[str, int], warnings: list[str]
+    ) -> bool:
+        """Whether both ``eids`` name entities with mentions; a warning when not."""
+        for eid in eids:
+            if eid not in final:
+                warnings.append(
+                    f"{self.source}:{line}: document {self.doc_id!r}: {key} names entity "
+                    f"{eid!r}, which has no mention in the document; link ignored"
+                )
+                return False
+        return True
+
+    def resolve_split_antecedents(
+        self, final: dict[str, int], entities: list[list[Span]], warnings: list[str]
+    ) -> tuple[SplitAntecedent | None, ...]:
+        """Each entity's split antecedent: the entities its SplitAnte links name."""
+        members: dict[int, list[int]] = {}
+        for line, ante, this in self.split_links:
+            if not self.known("SplitAnte", line, (this, ante), final, warnings):
+                continue
+            named = members.setdefault(final[this], [])
+            if final[ante] not in named:
+                named.append(final[ante])
+        if not members:
+            return ()
+        return tuple(
+            frozenset(tuple(entities[m]) for m in members[e]) if e in members else None
+            for e in range(len(entities))
+        )
+
+    def resolve_bridging(
+        self, final: dict[str, int], entities: list[list[Span]], warnings: list[str]
+    ) -> tuple[tuple[Span, Span], ...]:
+        """(anaphor, antecedent) mention pairs from the Bridge links (``bridging_mentions``)."""
+        pairs: list[tuple[Span, Span]] = []
+        for line, node, ante, this in self.bridge_links:
+            if not self.known("Bridge", line, (this, ante), final, warnings):
+                continue
+            # A node's token, or for an empty node that is not one, the next word's.
+            word = node - bisect_left(self.empties, node) if self.empties else node
+            pair = bridging_mentions(entities[final[this]], word, entities[final[ante]])
+            if pair is None:
+                warnings.append(
+                    f"{self.source}:{line}: document {self.doc_id!r}: Bridge names entity "
+                    f"{this!r}, which has no mention starting at or before this word; "
+                    "link ignored"
+                )
+                continue
+            pairs.append(pair)
+        return tuple(pairs)
 
     def syntax(self, empty_nodes: bool) -> Syntax:
         rows = self.rows

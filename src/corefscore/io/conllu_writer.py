@@ -34,12 +34,22 @@ it ends), or overlapping discontinuous mentions of one entity with the same
 number of parts, are refused unless losses are allowed (then dropped and
 counted). MIN spans, optional flags, mention levels, heads outside their
 mention, entity types with characters an attribute cannot hold and HEADs
-outside their sentence are dropped with a count; so are bridging and split
-antecedents, except from a CoNLL-U source.
+outside their sentence are dropped with a count. Non-referring markables
+have no place in CorefUD: refused, like crossing mentions.
 
 A document read from CoNLL-U keeps each token's MISC column: every item but
 ``Entity=`` (rewritten from the mentions) is written back as read, in its
-place, ``SplitAnte`` and ``Bridge`` included.
+place, ``SplitAnte`` and ``Bridge`` included (so its ``split_antecedents``
+and ``bridging``, read from them, are not written a second time). Any other
+document has its split antecedents and bridging pairs written from those
+fields, as udapi writes them: ``SplitAnte=e1<e3,e2<e3`` on the first word of
+plural entity e3, a member that is none of the document's entities written
+as an entity of its own; ``Bridge=e1<e3`` on the anaphor's first word (e3 the
+anaphor's entity, e1 the antecedent's). A bridging pair whose anaphor or
+antecedent is no mention of an entity, or whose two mentions are of one
+entity, is refused; one that CoNLL-U reads back with other mentions
+(``corefscore.io.conllu.bridging_mentions``: CorefUD links entities) is
+written and counted.
 """
 
 from __future__ import annotations
@@ -50,7 +60,15 @@ from typing import TextIO
 
 from ..model import Corpus, Document, Span
 from .conll_writer import crossing_same_entity
-from .lossy import Losses, drop_mention_facts, token_count
+from .conllu import bridging_mentions
+from .lossy import (
+    Losses,
+    drop_mention_facts,
+    refuse_bridging,
+    refuse_non_referring,
+    split_members,
+    token_count,
+)
 
 _DIGITS = re.compile(r"[0-9]+")
 # What the reader accepts as an id, minus a leading digit (which marks a
@@ -100,14 +118,18 @@ def _brackets(cell: list[_Bracket]) -> str:
 
 
 def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
-    ids = conllu_entity_ids(doc)
     syntax = doc.syntax
+    misc = syntax.misc if syntax is not None else None
+    refuse_non_referring(doc, losses)
+    members: dict[int, list[int]] = {}
+    if misc is None:
+        doc, members = split_members(doc)
+    ids = conllu_entity_ids(doc)
     words = syntax.words if syntax is not None else None
     pos = syntax.pos if syntax is not None else None
     dep = syntax.dependency_heads if syntax is not None else None
     n_tokens = token_count(doc)
     drop_mention_facts(doc, losses, ("MIN spans", "optional flags", "mention levels"))
-    misc = syntax.misc if syntax is not None else None
     kept_lines = set(syntax.token_lines or ()) if syntax is not None and misc else set()
     for what in ("bridging", "split_antecedents"):
         # Read from CoNLL-U, they stay in the MISC of their token; only those on
@@ -118,10 +140,12 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
     renamed = {label: eid for label, eid in zip(doc.labels, ids) if label != eid}
     types = _entity_types(doc, losses)
     cells: list[list[_Bracket]] = [[] for _ in range(n_tokens)]
+    skipped: set[tuple[int, int]] = set()
     for e, entity in enumerate(doc.entities):
         skip = set(_unwritable(doc, e, losses))
         for k, span in enumerate(entity):
             if k in skip:
+                skipped.add((e, k))
                 continue
             parts = doc.pieces[e][k] if doc.pieces else None
             ranges = parts if parts is not None else (span,)
@@ -145,6 +169,7 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
                     # mentions of one id nest on the reader's stack.
                     cells[start].append(((_OPEN, -end, e, k), opening))
                     cells[end].append(((_CLOSE, -start, e, k), key + ")"))
+    links = _links(doc, ids, members, skipped, losses) if misc is None else {}
     starts = _sentence_starts(doc, n_tokens)
     # The source's sentence ids, when it gave every sentence one: the CorefUD
     # evaluation aligns key and response by them.
@@ -193,7 +218,7 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
             if misc is not None:
                 misc_col = _misc_column(misc[t], brackets, renamed)
             else:
-                misc_col = f"Entity={brackets}" if brackets else "_"
+                misc_col = _new_misc_column(brackets, links.get(t, {}))
             feat = _clean(feats[t]) if feats is not None else "_"
             fields = (ids[i], forms[i], "_", upos, "_", feat, head_col, deprel, deps_col)
             yield "\t".join((*fields, misc_col)) + "\n"
@@ -202,6 +227,65 @@ def _document_lines(doc: Document, losses: Losses) -> Iterator[str]:
         if outside:
             losses.drop_fact("dependency heads outside their sentence", outside)
         yield "\n"
+
+
+def _links(
+    doc: Document,
+    ids: list[str],
+    members: dict[int, list[int]],
+    skipped: set[tuple[int, int]],
+    losses: Losses,
+) -> dict[int, dict[str, list[str]]]:
+    """The ``SplitAnte`` and ``Bridge`` links of a document not read from CoNLL-U,
+    by token and key (see the module docstring)."""
+    out: dict[int, dict[str, list[str]]] = {}
+    lost = 0
+    for e, named in members.items():
+        written = [span for k, span in enumerate(doc.entities[e]) if (e, k) not in skipped]
+        if not written or not named:
+            lost += 1
+            continue
+        token = min(span[0] for span in written)
+        out.setdefault(token, {}).setdefault("SplitAnte", []).extend(
+            f"{ids[m]}<{ids[e]}" for m in named
+        )
+    if lost:
+        losses.drop_fact("split antecedents of entities with no mention written", lost)
+    entity_of: dict[Span, int] = {}
+    for e, entity in enumerate(doc.entities):
+        for k, span in enumerate(entity):
+            if (e, k) not in skipped:
+                entity_of.setdefault(span, e)
+    inexact = 0
+    for i, (anaphor, antecedent) in enumerate(doc.bridging):
+        a, b = entity_of.get(anaphor), entity_of.get(antecedent)
+        if a is None or b is None:
+            which = "anaphor" if a is None else "antecedent"
+            why = f"its {which} is no mention of an entity, and CorefUD links entities"
+            refuse_bridging(doc, i, why, losses)
+            continue
+        if a == b:
+            why = "both are mentions of one entity, which a CorefUD Bridge cannot link"
+            refuse_bridging(doc, i, why, losses)
+            continue
+        if bridging_mentions(doc.entities[a], anaphor[0], doc.entities[b]) != (anaphor, antecedent):
+            inexact += 1
+        out.setdefault(anaphor[0], {}).setdefault("Bridge", []).append(f"{ids[b]}<{ids[a]}")
+    if inexact:
+        losses.drop_fact(
+            "the exact mentions of bridging links that read back as other mentions of "
+            "their entities",
+            inexact,
+        )
+    return out
+
+
+def _new_misc_column(brackets: str, links: dict[str, list[str]]) -> str:
+    """MISC of a token not read from CoNLL-U: Entity=, SplitAnte=, Bridge=, by name (as udapi)."""
+    items = {key: ",".join(values) for key, values in links.items()}
+    if brackets:
+        items["Entity"] = brackets
+    return "|".join(f"{key}={items[key]}" for key in sorted(items, key=str.lower)) or "_"
 
 
 def _misc_column(original: str, brackets: str, renamed: dict[str, str]) -> str:

@@ -8,25 +8,34 @@ import os
 from ..errors import UsageError
 from ..model import Corpus, Document
 from .files import write_text
-from .lossy import Losses
+from .lossy import Losses, refuse_anaphora
 
 #: Formats ``convert`` can write.
-TARGETS = ("conll", "conllu", "jsonl", "json")
+TARGETS = ("conll", "conllu", "jsonl", "json", "ua")
 
 _NAMES = {
     "conll": "CoNLL-2012",
     "conllu": "CoNLL-U",
     "jsonl": "jsonlines",
     "json": "JSON clusters",
+    "ua": "Universal Anaphora CoNLL-U Plus",
 }
 
 
 def render(corpus: Corpus, *, to: str, lossy: bool = False) -> tuple[str, list[str]]:
-    """``corpus`` written in format ``to``, and the warnings about what was dropped."""
+    """``corpus`` written in format ``to``, and the warnings about what was dropped.
+
+    Split antecedents, non-referring markables and bridging links go to
+    ``ua`` as they are, to ``conllu`` as ``SplitAnte`` and ``Bridge`` (no
+    non-referring markables); the other targets cannot hold them, so they are
+    refused unless ``lossy`` (then dropped, with a count).
+    """
     if to not in TARGETS:
         raise UsageError(f"cannot convert to {to!r}; choose one of {', '.join(TARGETS)}")
     losses = Losses(allow=lossy, target=_NAMES[to])
     out = io.StringIO()
+    if to in ("conll", "jsonl", "json"):
+        refuse_anaphora(corpus, losses)
     if to == "conll":
         from .conll_writer import write_conll
 
@@ -35,6 +44,10 @@ def render(corpus: Corpus, *, to: str, lossy: bool = False) -> tuple[str, list[s
         from .conllu_writer import write_conllu
 
         write_conllu(corpus, out, losses=losses)
+    elif to == "ua":
+        from .ua_writer import write_ua
+
+        write_ua(corpus, out, losses=losses)
     elif to == "jsonl":
         from .jsonlines import write_jsonlines
 

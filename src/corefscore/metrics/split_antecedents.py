@@ -180,11 +180,12 @@ def align(part: str, key: Side, response: Side, *, identical_credit: bool = True
     if not key_entities and not response_entities:
         return _NO_ALIGNMENT
     import numpy as np
-    from scipy.optimize import linear_sum_assignment
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
     # A side without split antecedents gets one with no members (it scores 0).
-    key_sets = [key.splits[i] for i in key_entities] or [frozenset()]
-    response_sets = [response.splits[j] for j in response_entities] or [frozenset()]
+    empty: SplitAntecedent = frozenset()
+    key_sets = [key.splits[i] or empty for i in key_entities] or [empty]
+    response_sets = [response.splits[j] or empty for j in response_entities] or [empty]
     counts = np.array(
         [[_member_statistics(part, k, r) for r in response_sets] for k in key_sets],
         dtype=np.float64,
@@ -238,7 +239,8 @@ def _member_statistics(
         return rn, rd, pn, pd
     if part in ("blanc-c", "blanc-n"):
         stats = _blanc(key_side, response_side, no_credit, no_credit)
-        return stats[:4] if part == "blanc-c" else stats[4:]
+        c_or_n = stats[:4] if part == "blanc-c" else stats[4:]
+        return c_or_n[0], c_or_n[1], c_or_n[2], c_or_n[3]
     return _STATISTICS[part](key_side, response_side, _NO_ALIGNMENT, 1.0)
 
 
@@ -265,7 +267,7 @@ def _muc(
             continue
         partitions = side.mapped(entity, other)
         unmapped = len(entity) - sum(partitions.values())
-        num_i = size - unmapped - len(partitions)
+        num_i: float = size - unmapped - len(partitions)
         if side.splits[i] is not None:
             credit = credits.get(i)
             num_i -= 1 - credit[1] if credit is not None and credit[0] in partitions else 1
@@ -347,9 +349,10 @@ def _ceaf(
     cols = np.array([j for _, j in shared], dtype=np.int64)
     weights = np.array(list(shared.values()), dtype=np.float64)
     if by_entities and len(weights):
-        sizes = np.array(key.sizes, dtype=np.float64)[rows] + np.array(
-            response.sizes, dtype=np.float64
-        )[cols]
+        sizes = (
+            np.array(key.sizes, dtype=np.float64)[rows]
+            + np.array(response.sizes, dtype=np.float64)[cols]
+        )
         weights = 2 * weights / sizes
     total = (
         align_weights((len(key.sizes), len(response.sizes)), rows, cols, weights).total
