@@ -79,6 +79,8 @@ class Side:
             span: i for i, entity in enumerate(self.entities) for span in entity
         }
         self.sizes = [len(e) + (s is not None) for e, s in zip(self.entities, self.splits)]
+        # Every metric asks for the same overlaps: found once per other side.
+        self._shared: dict[int, list[dict[int, int]]] = {}
 
     @classmethod
     def of(cls, doc: Document, *, ua_order: bool = False) -> Side:
@@ -111,10 +113,20 @@ class Side:
         """The entities with a split antecedent, in entity order."""
         return [i for i, s in enumerate(self.splits) if s is not None]
 
-    def mapped(self, entity: Sequence[Span], other: Side) -> Counter[int]:
-        """How many of ``entity``'s mentions each of ``other``'s entities holds."""
-        found = other.entity_of
-        return Counter(found[s] for s in entity if s in found)
+    def mapped(self, i: int, other: Side) -> dict[int, int]:
+        """How many of entity ``i``'s mentions each of ``other``'s entities holds."""
+        shared = self._shared.get(id(other))
+        if shared is None:
+            found = other.entity_of
+            shared = self._shared[id(other)] = []
+            for entity in self.entities:
+                counts: dict[int, int] = {}
+                for span in entity:
+                    j = found.get(span)
+                    if j is not None:
+                        counts[j] = counts.get(j, 0) + 1
+                shared.append(counts)
+        return shared[i]
 
 
 def without_split_antecedents(doc: Document) -> Document:
@@ -166,7 +178,49 @@ def _f1(recall: float, precision: float) -> float:
     return 0.0 if recall + precision == 0 else 2 * precision * recall / (precision + recall)
 
 
-def align(part: str, key: Side, response: Side, *, identical_credit: bool = True) -> Alignment:
+class Pairs:
+    """The split antecedents of one document pair, for every metric's alignment:
+    each side's (an empty stand-in for a side without any), the pairs that share
+    a member mention (two that share none score 0 by every metric, so a document
+    with many plurals costs what its overlaps cost, not the product of their
+    numbers), and each split antecedent's members as a small ``Side``."""
+
+    def __init__(self, key: Side, response: Side) -> None:
+        self.key_entities = key.split_entities()
+        self.response_entities = response.split_entities()
+        empty: SplitAntecedent = frozenset()
+        self.key_sets = [key.splits[i] or empty for i in self.key_entities] or [empty]
+        self.response_sets = [response.splits[j] or empty for j in self.response_entities] or [
+            empty
+        ]
+        holders: dict[Span, list[int]] = {}
+        for b, members in enumerate(self.response_sets):
+            for member in members:
+                for span in member:
+                    holders.setdefault(span, []).append(b)
+        self.near: list[tuple[int, int]] = []
+        for a, members in enumerate(self.key_sets):
+            found = {b for member in members for span in member for b in holders.get(span, ())}
+            self.near += [(a, b) for b in sorted(found)]
+        self._sides: dict[SplitAntecedent, Side] = {}
+
+    def side(self, members: SplitAntecedent) -> Side:
+        found = self._sides.get(members)
+        if found is None:
+            found = self._sides[members] = Side(
+                [list(e) for e in sorted(members)], [None] * len(members)
+            )
+        return found
+
+
+def align(
+    part: str,
+    key: Side,
+    response: Side,
+    *,
+    identical_credit: bool = True,
+    pairs: Pairs | None = None,
+) -> Alignment:
     """The alignment of the split antecedents of ``key`` and ``response`` by metric
     ``part`` (a metric name, or ``blanc-c`` / ``blanc-n`` for BLANC's two parts).
 
@@ -174,64 +228,118 @@ def align(part: str, key: Side, response: Side, *, identical_credit: bool = True
     the metric counts nothing on their members (BLANC's coreference part when
     every member has one mention), so that a perfect response scores 1; the UA
     scorer scores 0 there, and then finds such a mention by its identity.
+    ``pairs``: the pair's ``Pairs``, shared by the metrics (made if not given).
     """
-    key_entities = key.split_entities()
-    response_entities = response.split_entities()
-    if not key_entities and not response_entities:
+    if not key.split_entities() and not response.split_entities():
         return _NO_ALIGNMENT
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
-
-    # A side without split antecedents gets one with no members (it scores 0).
-    empty: SplitAntecedent = frozenset()
-    key_sets = [key.splits[i] or empty for i in key_entities] or [empty]
-    response_sets = [response.splits[j] or empty for j in response_entities] or [empty]
-    counts = np.array(
-        [[_member_statistics(part, k, r) for r in response_sets] for k in key_sets],
-        dtype=np.float64,
-    ).reshape(len(key_sets), len(response_sets), 4)
-    recall = np.zeros(counts.shape[:2])
-    precision = np.zeros(counts.shape[:2])
-    f1 = np.zeros(counts.shape[:2])
-    for a in range(len(key_sets)):
-        for b in range(len(response_sets)):
-            rn, rd, pn, pd = counts[a, b].tolist()
-            if identical_credit and rd == pd == 0 and key_sets[a] == response_sets[b]:
-                recall[a, b] = precision[a, b] = f1[a, b] = 1.0
-                continue
-            recall[a, b] = _ratio(rn, rd)
-            precision[a, b] = _ratio(pn, pd)
-            f1[a, b] = _f1(recall[a, b], precision[a, b])
-    rows, cols = linear_sum_assignment(-f1)
-    pairs = list(zip(rows.tolist(), cols.tolist()))
+    found_pairs = pairs if pairs is not None else Pairs(key, response)
+    key_sets, response_sets = found_pairs.key_sets, found_pairs.response_sets
+    counts = {
+        (a, b): _member_statistics(
+            part, found_pairs.side(key_sets[a]), found_pairs.side(response_sets[b])
+        )
+        for a, b in found_pairs.near
+    }
+    scores: dict[tuple[int, int], tuple[float, float, float]] = {}
+    for (a, b), (rn, rd, pn, pd) in counts.items():
+        if identical_credit and rd == pd == 0 and key_sets[a] == response_sets[b]:
+            scores[(a, b)] = (1.0, 1.0, 1.0)
+            continue
+        recall, precision = _ratio(rn, rd), _ratio(pn, pd)
+        scores[(a, b)] = (recall, precision, _f1(recall, precision))
+    assigned = _assignment(len(key_sets), len(response_sets), scores)
+    key_entities, response_entities = found_pairs.key_entities, found_pairs.response_entities
     credits: tuple[dict[int, _Credit], dict[int, _Credit], dict[int, _Credit]] = ({}, {}, {})
-    for a, b in pairs:
-        if a >= len(key_entities) or b >= len(response_entities):
-            continue  # the empty stand-in: no credit
+    for a, b in assigned:
+        found = scores.get((a, b))
+        if found is None or a >= len(key_entities) or b >= len(response_entities):
+            continue  # nothing shared, or the empty stand-in: no credit
         i, j = key_entities[a], response_entities[b]
-        for found, scores, owner, partner in (
-            (credits[0], recall, i, j),
-            (credits[1], precision, j, i),
-            (credits[2], f1, i, j),
-        ):
-            if scores[a, b] > 0:
-                found[owner] = (partner, float(scores[a, b]))
+        for credit, score, owner, partner in zip(credits, found, (i, j, i), (j, i, j)):
+            if score > 0:
+                credit[owner] = (partner, score)
+    zero = (0.0, 0.0, 0.0, 0.0)
     statistics = (
-        float(sum(counts[a, b, 0] for a, b in pairs)),
-        float(counts[:, 0, 1].sum()),
-        float(sum(counts[a, b, 2] for a, b in pairs)),
-        float(counts[0, :, 3].sum()),
+        float(sum(counts.get(pair, zero)[0] for pair in assigned)),
+        float(sum(_own_total(part, k) for k in key_sets)),
+        float(sum(counts.get(pair, zero)[2] for pair in assigned)),
+        float(sum(_own_total(part, r) for r in response_sets)),
     )
     return Alignment(*credits, statistics)
 
 
+def _own_total(part: str, members: SplitAntecedent) -> float:
+    """The denominator of one side of metric ``part`` on a split antecedent's
+    members: it depends on that side alone."""
+    sizes = [len(m) for m in members]
+    if part == "muc":  # with the alignment's singletons: 1 each
+        return float(sum(n - 1 if n > 1 else 1 for n in sizes))
+    if part == "ceafe":
+        return float(len(sizes))
+    if part in ("bcub", "ceafm", "lea"):
+        return float(sum(sizes))
+    links = sum(n * (n - 1) / 2 for n in sizes)
+    if part == "blanc-c":
+        return links
+    total = sum(sizes)
+    return total * (total - 1) / 2 - links
+
+
+# Up to this many pairs of split antecedents in a document, the assignment is
+# solved on the whole matrix, as the UA scorer solves it (the same call, so the
+# same choice among equally good assignments); beyond, per group of split
+# antecedents that share mentions.
+_WHOLE = 4096
+
+
+def _assignment(
+    rows: int, cols: int, scores: dict[tuple[int, int], tuple[float, float, float]]
+) -> list[tuple[int, int]]:
+    """The one-to-one pairs of largest total F1 (``scores[pair][2]``; 0 elsewhere)."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    def solve(row_ids: list[int], col_ids: list[int]) -> list[tuple[int, int]]:
+        f1 = np.zeros((len(row_ids), len(col_ids)))
+        where = {b: k for k, b in enumerate(col_ids)}
+        for k, a in enumerate(row_ids):
+            for b in col_ids:
+                found = scores.get((a, b))
+                if found is not None:
+                    f1[k, where[b]] = found[2]
+        found_rows, found_cols = linear_sum_assignment(-f1)
+        return [(row_ids[r], col_ids[c]) for r, c in zip(found_rows.tolist(), found_cols.tolist())]
+
+    if rows * cols <= _WHOLE:
+        return solve(list(range(rows)), list(range(cols)))
+    # Groups: connected components of the pairs that share a mention.
+    parent = list(range(rows + cols))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = x = parent[parent[x]]
+        return x
+
+    for a, b in scores:
+        ra, rb = find(a), find(rows + b)
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[int, tuple[set[int], set[int]]] = {}
+    for a, b in scores:
+        group = groups.setdefault(find(a), (set(), set()))
+        group[0].add(a)
+        group[1].add(b)
+    pairs: list[tuple[int, int]] = []
+    for row_ids, col_ids in groups.values():
+        pairs += solve(sorted(row_ids), sorted(col_ids))
+    return pairs
+
+
 def _member_statistics(
-    part: str, key: SplitAntecedent, response: SplitAntecedent
+    part: str, key_side: Side, response_side: Side
 ) -> tuple[float, float, float, float]:
     """(recall num, den, precision num, den) of metric ``part`` on two sets of
     member entities scored as two small documents."""
-    key_side = Side([list(e) for e in sorted(key)], [None] * len(key))
-    response_side = Side([list(e) for e in sorted(response)], [None] * len(response))
     no_credit: dict[int, _Credit] = {}
     if part == "muc":
         rn, rd = _muc(key_side, response_side, no_credit, singletons=True)
@@ -265,7 +373,7 @@ def _muc(
             continue
         if size == 0:
             continue
-        partitions = side.mapped(entity, other)
+        partitions = side.mapped(i, other)
         unmapped = len(entity) - sum(partitions.values())
         num_i: float = size - unmapped - len(partitions)
         if side.splits[i] is not None:
@@ -278,8 +386,8 @@ def _muc(
 
 def _bcub(side: Side, other: Side, credits: dict[int, _Credit]) -> tuple[float, float]:
     num = den = 0.0
-    for i, entity in enumerate(side.entities):
-        overlap: dict[int, float] = dict(side.mapped(entity, other))
+    for i in range(len(side.entities)):
+        overlap: dict[int, float] = dict(side.mapped(i, other))
         credit = credits.get(i) if side.splits[i] is not None else None
         if credit is not None:
             overlap[credit[0]] = overlap.get(credit[0], 0) + credit[1]
@@ -318,9 +426,9 @@ def _lea(
                 )
                 assert credit is not None
                 resolved += credit[1] * sum(n * later.get(j, 0) for j, n in first.items())
-                shared = first + later
+                shared: dict[int, int] = dict(first + later)
             else:
-                shared = side.mapped(entity, other)
+                shared = side.mapped(i, other)
                 resolved = float(sum(n * (n - 1) // 2 for n in shared.values()))
             if credit is not None:
                 resolved += credit[1] * shared.get(credit[0], 0)
@@ -334,31 +442,42 @@ def _ceaf(
     key: Side, response: Side, credits: dict[int, _Credit], *, by_entities: bool
 ) -> tuple[float, float, float, float]:
     """CEAF φ3 (``by_entities`` False) or φ4 with split-antecedent credits."""
-    import numpy as np
-
-    from .ceaf import align_weights
+    from ..contingency import ListTable
+    from .ceaf import _list_alignment
 
     shared: dict[tuple[int, int], float] = {}
-    for i, entity in enumerate(key.entities):
-        for j, n in key.mapped(entity, response).items():
+    for i in range(len(key.entities)):
+        for j, n in key.mapped(i, response).items():
             shared[(i, j)] = float(n)
         credit = credits.get(i) if key.splits[i] is not None else None
         if credit is not None:
             shared[(i, credit[0])] = shared.get((i, credit[0]), 0.0) + credit[1]
-    rows = np.array([i for i, _ in shared], dtype=np.int64)
-    cols = np.array([j for _, j in shared], dtype=np.int64)
-    weights = np.array(list(shared.values()), dtype=np.float64)
-    if by_entities and len(weights):
-        sizes = (
-            np.array(key.sizes, dtype=np.float64)[rows]
-            + np.array(response.sizes, dtype=np.float64)[cols]
-        )
-        weights = 2 * weights / sizes
-    total = (
-        align_weights((len(key.sizes), len(response.sizes)), rows, cols, weights).total
-        if len(weights)
-        else 0.0
+    rows = [i for i, _ in shared]
+    cols = [j for _, j in shared]
+    weights = list(shared.values())
+    if by_entities:
+        weights = [
+            2 * w / (key.sizes[i] + response.sizes[j]) for (i, j), w in zip(shared, weights)
+        ]
+    # The alignment's own rules on lists (corefscore.metrics.ceaf): the table's
+    # cells are the linked pairs; their counts do not matter to it.
+    table = ListTable(
+        key_sizes=key.sizes,
+        response_sizes=response.sizes,
+        rows=rows,
+        cols=cols,
+        counts=[],
+        response_cells=[],
+        key_mentions=sum(key.sizes),
+        response_mentions=sum(response.sizes),
+        matched_mentions=0,
+        key=None,
+        response=None,
+        memo={},
     )
+    total = 0.0
+    for _, similarity in _list_alignment(table, weights):
+        total += 1 - (1 - similarity)
     if by_entities:
         return total, float(len(key.sizes)), total, float(len(response.sizes))
     return total, float(sum(key.sizes)), total, float(sum(response.sizes))
@@ -390,7 +509,7 @@ def _blanc(
     # Each key mention found in the response: (key entity, response entity) -> weight.
     weight_by: dict[tuple[int, int], float] = {}
     for i, entity in enumerate(key.entities):
-        shared = key.mapped(entity, response)
+        shared = key.mapped(i, response)
         common_coref += sum(n * (n - 1) // 2 for n in shared.values())
         for j, n in shared.items():
             weight_by[(i, j)] = float(n)
@@ -529,6 +648,7 @@ def split_statistics(
     """
     ua = evaluation.compat == "ua"
     key_side, response_side = Side.of(key, ua_order=ua), Side.of(response, ua_order=ua)
+    pairs = Pairs(key_side, response_side)
     only = evaluation.split_antecedents == "only"
     importance = evaluation.split_importance
     out: Statistics = {}
@@ -537,7 +657,7 @@ def split_statistics(
         name = metric.name
         if name == "blanc":
             parts = [
-                align(p, key_side, response_side, identical_credit=not ua)
+                align(p, key_side, response_side, identical_credit=not ua, pairs=pairs)
                 for p in ("blanc-c", "blanc-n")
             ]
             if only:
@@ -545,7 +665,7 @@ def split_statistics(
             else:
                 out[name] = _blanc(key_side, response_side, parts[0].f1, parts[1].f1, ua=ua)
         elif name in _STATISTICS:
-            alignment = align(name, key_side, response_side, identical_credit=not ua)
+            alignment = align(name, key_side, response_side, identical_credit=not ua, pairs=pairs)
             out[name] = (
                 alignment.statistics
                 if only
