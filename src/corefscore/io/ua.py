@@ -418,20 +418,9 @@ class _Reader:
     def open_markable(
         self, doc: _Document, body: str, token: int, lineno: int, *, single: bool
     ) -> None:
-        markable_id = entity_id = min_value = element_of = None
-        others: list[str] = []
-        for item in body.split("|"):
-            name, _, value = item.partition("=")
-            if name == "MarkableID":
-                markable_id = value
-            elif name == "EntityID":
-                entity_id = value
-            elif name == "Min":
-                min_value = value
-            elif name == "ElementOf":
-                element_of = value
-            elif item:
-                others.append(item)
+        found, others = _attributes(body, ("MarkableID", "EntityID", "Min", "ElementOf"))
+        markable_id, entity_id = found.get("MarkableID"), found.get("EntityID")
+        min_value, element_of = found.get("Min"), found.get("ElementOf")
         if not markable_id or not entity_id:
             missing = "MarkableID" if not markable_id else "EntityID"
             raise self.error(f"markable opening {shown('(' + body)} has no {missing}", lineno)
@@ -471,16 +460,8 @@ class _Reader:
         for piece in cell.split("(")[1:]:
             if piece.endswith(")"):
                 piece = piece[:-1]
-            anaphor = anchor = None
-            others: list[str] = []
-            for item in piece.split("|"):
-                name, _, value = item.partition("=")
-                if name == "MarkableID":
-                    anaphor = value
-                elif name == "MentionAnchor":
-                    anchor = value
-                elif item:
-                    others.append(item)
+            found, others = _attributes(piece, ("MarkableID", "MentionAnchor"))
+            anaphor, anchor = found.get("MarkableID"), found.get("MentionAnchor")
             if not anaphor or not anchor:
                 missing = "MarkableID" if not anaphor else "MentionAnchor"
                 raise self.error(f"bridging item {shown('(' + piece)} has no {missing}", lineno)
@@ -725,3 +706,18 @@ class _Reader:
 
 
 __all__ = ["DEFAULT_COLUMNS", "LAYERS", "UABridge", "UAMarkable", "read_ua", "read_ua_text"]
+
+
+def _attributes(body: str, names: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+    """The ``|``-separated ``name=value`` items of a cell piece: those named in
+    ``names`` (split at the first ``=``; names are case-sensitive), and the others
+    as written."""
+    found: dict[str, str] = {}
+    others: list[str] = []
+    for item in body.split("|"):
+        name, _, value = item.partition("=")
+        if name in names:
+            found[name] = value
+        elif item:
+            others.append(item)
+    return found, others
