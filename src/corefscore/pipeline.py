@@ -334,8 +334,8 @@ def evaluate(
             warnings=(
                 *(w for w in pairing.warnings if "scored as all missed" not in w),
                 f"{len(missing)} key document(s) not in the response left out, as the UA "
-                f"scorer does (choose {option('compat', 'conll')} to score them as all "
-                f"missed): {_show(missing)}",
+                f"scorer does (the conll evaluation scores them as all missed): "
+                f"{_show(missing)}",
             ),
         )
     if chosen == "columnar":
