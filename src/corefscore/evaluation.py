@@ -276,7 +276,9 @@ class Evaluation:
         if compat == "ua":
             from .metrics import ua_metrics
 
-            metrics = ua_metrics(options.get("metrics"))
+            metrics = ua_metrics(
+                options.get("metrics"), alignment=options.get("split_antecedents") == "only"
+            )
             # The UA scorer keeps one copy of a repeated span (its maps keep the last).
             duplicates = options.get("duplicates") or "first"
         else:

@@ -82,11 +82,15 @@ UA_ALTERNATIVES: dict[str, Metric] = {blanc.BLANC_UA.name: blanc.BLANC_UA}
 UA_METRICS: tuple[str, ...] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 
 
-def ua_metrics(spec: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
+def ua_metrics(
+    spec: MetricSpec | Iterable[MetricSpec] | None, *, alignment: bool = False
+) -> tuple[Metric, ...]:
     """A metric selection in the UA scorer's evaluation (default: its six), with
-    BLANC combined as it combines it."""
+    BLANC combined as it combines it (``alignment``: its combination of the
+    split-antecedent alignment alone, ``split_antecedents="only"``)."""
     chosen = resolve(UA_METRICS if spec is None else spec)
-    return tuple(UA_ALTERNATIVES.get(m.name, m) for m in chosen)
+    swap = {**UA_ALTERNATIVES, "blanc": blanc.BLANC_UA_ALIGNMENT} if alignment else UA_ALTERNATIVES
+    return tuple(swap.get(m.name, m) for m in chosen)
 
 
 def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, ...]:
@@ -105,7 +109,11 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     replaced: dict[str, Metric] = {}
     for item in items:
         if isinstance(item, Metric):
-            if item in (ALTERNATIVES.get(item.name), UA_ALTERNATIVES.get(item.name)):
+            if item in (
+                ALTERNATIVES.get(item.name),
+                UA_ALTERNATIVES.get(item.name),
+                blanc.BLANC_UA_ALIGNMENT,
+            ):
                 replaced[item.name] = item
                 chosen.add(item.name)
                 continue

@@ -471,3 +471,25 @@ BLANC_UA = replace(
     combine=score_corefud,
     citation=DEFINITIONS[0].citation + "; combined as the Universal Anaphora scorer",
 )
+
+
+def score_ua_alignment(stats: tuple[float, ...]) -> BlancScore:
+    """BLANC of the split-antecedent alignment alone, combined as the UA scorer
+    combines it: ``stats`` are the alignment's eight link counts, then the whole
+    documents' four denominators (key and response coreference links, key and
+    response non-coreference links). A part is averaged in (as 0 when its
+    alignment has no links) when the *documents* have links of that kind."""
+    nrc, drc, npc, dpc, nrn, drn, npn, dpn, kc, rc, kn, rn = stats
+    coref = MetricScore.from_counts(nrc, drc, npc, dpc)
+    noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
+    parts = [s for s, key, response in ((coref, kc, rc), (noncoref, kn, rn)) if key or response]
+    if not parts:
+        return BlancScore.combined(0.0, 0.0, 0.0, coref, noncoref)
+    recall = sum(s.recall for s in parts) / len(parts)
+    precision = sum(s.precision for s in parts) / len(parts)
+    f1 = sum(s.f1 for s in parts) / len(parts)
+    return BlancScore.combined(recall, precision, f1, coref, noncoref)
+
+
+#: BLANC of the UA scorer's ``only_split_antecedent``: twelve statistics (above).
+BLANC_UA_ALIGNMENT = replace(BLANC_UA, width=12, combine=score_ua_alignment)

@@ -456,9 +456,7 @@ def _ceaf(
     cols = [j for _, j in shared]
     weights = list(shared.values())
     if by_entities:
-        weights = [
-            2 * w / (key.sizes[i] + response.sizes[j]) for (i, j), w in zip(shared, weights)
-        ]
+        weights = [2 * w / (key.sizes[i] + response.sizes[j]) for (i, j), w in zip(shared, weights)]
     # The alignment's own rules on lists (corefscore.metrics.ceaf): the table's
     # cells are the linked pairs; their counts do not matter to it.
     table = ListTable(
@@ -660,7 +658,11 @@ def split_statistics(
                 align(p, key_side, response_side, identical_credit=not ua, pairs=pairs)
                 for p in ("blanc-c", "blanc-n")
             ]
-            if only:
+            if only and metric.width == 12:
+                # The UA scorer's combination also reads the documents' denominators.
+                whole = _blanc(key_side, response_side, {}, {})
+                out[name] = (*parts[0].statistics, *parts[1].statistics, *whole[1::2])
+            elif only:
                 out[name] = (*parts[0].statistics, *parts[1].statistics)
             else:
                 out[name] = _blanc(key_side, response_side, parts[0].f1, parts[1].f1, ua=ua)
