@@ -177,13 +177,16 @@ class Evaluation:
         self._check_split_antecedents()
 
     def _check_split_antecedents(self) -> None:
-        from .metrics.split_antecedents import POLICIES, check_metrics
+        if self.split_antecedents != "keep":
+            # Only then is the module needed (not on every start-up).
+            from .metrics.split_antecedents import POLICIES, check_metrics
 
-        if self.split_antecedents not in POLICIES:
-            raise UsageError(
-                f"{option('split_antecedents', self.split_antecedents)} is not a split-antecedent "
-                f"policy; choose {', '.join(POLICIES)}"
-            )
+            if self.split_antecedents not in POLICIES:
+                raise UsageError(
+                    f"{option('split_antecedents', self.split_antecedents)} is not a "
+                    f"split-antecedent policy; choose {', '.join(POLICIES)}"
+                )
+            check_metrics(self)
         if self.layer not in ("identity", "discourse_deixis"):
             raise UsageError(
                 f"{option('layer', self.layer)} is not a layer; choose identity or discourse_deixis"
@@ -195,7 +198,6 @@ class Evaluation:
             raise UsageError(
                 f"split_importance must be a finite number at least 0, got {importance!r}"
             )
-        check_metrics(self)
 
     def _check_conll(self) -> None:
         corefud_only = [

@@ -20,7 +20,6 @@ from ..contingency import (
     table_of_lists,
 )
 from ..evaluation import Evaluation
-from ..metrics.split_antecedents import split_statistics
 from ..model import Corpus, Document
 from ..pipeline import (
     Pairing,
@@ -48,6 +47,8 @@ def score_pair(
         return score_corefud_pair(key, response, evaluation, warnings)
     key, response = _prepared(key, response, evaluation, warnings)
     if _with_splits(evaluation, key, response):
+        from ..metrics.split_antecedents import split_statistics
+
         return split_statistics(key, response, evaluation, warnings)
     if _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS:
         lists = list_table(key, response)
@@ -182,12 +183,15 @@ def document_statistics(
         prepared.append(_prepared(key_doc, response_doc, evaluation, warnings))
         if progress is not None:
             progress(done, total)
-    split = {
-        doc_id: split_statistics(k, r, evaluation, warnings)
-        for doc_id, (k, r) in zip(pairing.documents, prepared)
-        if _with_splits(evaluation, k, r)
-    }
-    if split:
+    with_splits = [
+        (doc_id, pair)
+        for doc_id, pair in zip(pairing.documents, prepared)
+        if _with_splits(evaluation, *pair)
+    ]
+    if with_splits:
+        from ..metrics.split_antecedents import split_statistics
+
+        split = {d: split_statistics(k, r, evaluation, warnings) for d, (k, r) in with_splits}
         rest = [(d, pair) for d, pair in zip(pairing.documents, prepared) if d not in split]
         found = _plain_documents([d for d, _ in rest], [pair for _, pair in rest], evaluation)
         return {d: split[d] if d in split else found[d] for d in pairing.documents}

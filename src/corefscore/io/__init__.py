@@ -39,10 +39,11 @@ def read_corpus(
     ``"discourse_deixis"``; only UA files have layers, so asking another
     format for ``"discourse_deixis"`` is a ``UsageError``.
     """
-    from .ua import LAYERS
+    if layer != "identity":
+        from .ua import LAYERS  # only UA files have layers: not loaded otherwise
 
-    if layer not in LAYERS:
-        raise UsageError(f"unknown layer {layer!r}; choose one of {', '.join(LAYERS)}")
+        if layer not in LAYERS:
+            raise UsageError(f"unknown layer {layer!r}; choose one of {', '.join(LAYERS)}")
     fmt = check_format(format) if format is not None else detect_format(path, side=side)
     if fmt == "ua":
         from .ua import read_ua

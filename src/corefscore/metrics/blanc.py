@@ -235,10 +235,17 @@ def score_corefud(stats: tuple[float, ...]) -> BlancScore:
     links is averaged in with precision 0 (and the reverse with recall 0).
     F1 is the mean of the parts' F1s; with no links at all, BLANC is 0.
     """
-    nrc, drc, npc, dpc, nrn, drn, npn, dpn = stats
+    _, drc, _, dpc, _, drn, _, dpn = stats
+    return _averaged(stats, (bool(drc or dpc), bool(drn or dpn)))
+
+
+def _averaged(stats: tuple[float, ...], present: tuple[bool, bool]) -> BlancScore:
+    """Recall, precision and F1 averaged over the parts (coreference,
+    non-coreference) that are ``present``, from the eight link counts; 0 with none."""
+    nrc, drc, npc, dpc, nrn, drn, npn, dpn = stats[:8]
     coref = MetricScore.from_counts(nrc, drc, npc, dpc)
     noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
-    parts = [s for s, r_den, p_den in ((coref, drc, dpc), (noncoref, drn, dpn)) if r_den or p_den]
+    parts = [s for s, counted in zip((coref, noncoref), present) if counted]
     if not parts:
         return BlancScore.combined(0.0, 0.0, 0.0, coref, noncoref)
     recall = sum(s.recall for s in parts) / len(parts)
@@ -479,16 +486,8 @@ def score_ua_alignment(stats: tuple[float, ...]) -> BlancScore:
     documents' four denominators (key and response coreference links, key and
     response non-coreference links). A part is averaged in (as 0 when its
     alignment has no links) when the *documents* have links of that kind."""
-    nrc, drc, npc, dpc, nrn, drn, npn, dpn, kc, rc, kn, rn = stats
-    coref = MetricScore.from_counts(nrc, drc, npc, dpc)
-    noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
-    parts = [s for s, key, response in ((coref, kc, rc), (noncoref, kn, rn)) if key or response]
-    if not parts:
-        return BlancScore.combined(0.0, 0.0, 0.0, coref, noncoref)
-    recall = sum(s.recall for s in parts) / len(parts)
-    precision = sum(s.precision for s in parts) / len(parts)
-    f1 = sum(s.f1 for s in parts) / len(parts)
-    return BlancScore.combined(recall, precision, f1, coref, noncoref)
+    key_coref, response_coref, key_non, response_non = stats[8:]
+    return _averaged(stats, (bool(key_coref or response_coref), bool(key_non or response_non)))
 
 
 #: BLANC of the UA scorer's ``only_split_antecedent``: twelve statistics (above).

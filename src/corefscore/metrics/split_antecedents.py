@@ -39,7 +39,7 @@ of mentions is enumerated; ``docs/metrics.md`` has a worked example.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -688,8 +688,3 @@ def split_statistics(
                 f"{', '.join(left)} (no split-antecedent formula)"
             )
     return out
-
-
-def has_split_antecedents(docs: Iterable[Document]) -> bool:
-    """Whether any of ``docs`` has a split antecedent."""
-    return any(doc.split_antecedents and any(doc.split_antecedents) for doc in docs)
