@@ -358,3 +358,19 @@ def test_grouped_assignment_gives_the_same_numbers(
     monkeypatch.setattr(split_antecedents, "_WHOLE", 0)
     grouped = (scores(key, response, split_antecedents="only"), scores(key, response))
     assert grouped == whole
+
+
+def test_a_response_without_split_antecedents_is_warned_about() -> None:
+    # E.g. a CorefUD key (SplitAnte) against a CoNLL-2012 response, which cannot hold them.
+    plain = "{ab} {cd} {e} {fg}"
+    result = evaluate(
+        Corpus({"d": side(KEY_A)}), Corpus({"d": side(plain)}), Evaluation.create(metrics="muc")
+    )
+    assert any("the response none" in w for w in result.warnings)
+    assert result.metrics["muc"].recall == pytest.approx(3 / 4)  # PA-4: scored all the same
+    result = evaluate(
+        Corpus({"d": side(KEY_A)}),
+        Corpus({"d": side("{ab} {cd} {e} {{ae}fg}")}),
+        Evaluation.create(metrics="muc"),
+    )
+    assert not any("the response none" in w for w in result.warnings)

@@ -191,6 +191,15 @@ def document_statistics(
     if with_splits:
         from ..metrics.split_antecedents import split_statistics
 
+        if evaluation.split_antecedents == "keep" and not any(
+            any(r.split_antecedents) for _, (_, r) in with_splits
+        ):
+            # E.g. a CorefUD key against a CoNLL-2012 response, which cannot hold them.
+            warnings.append(
+                f"the key has split antecedents ({len(with_splits)} document(s)) and the "
+                "response none: they are scored, so its plural entities lose credit; "
+                "dropping them (--split-antecedents drop) scores as a CoNLL-2012 copy would"
+            )
         split = {d: split_statistics(k, r, evaluation, warnings) for d, (k, r) in with_splits}
         rest = [(d, pair) for d, pair in zip(pairing.documents, prepared) if d not in split]
         found = _plain_documents([d for d, _ in rest], [pair for _, pair in rest], evaluation)
@@ -218,7 +227,7 @@ def _with_splits(evaluation: Evaluation, key: Document, response: Document) -> b
     policy = evaluation.split_antecedents
     if policy == "only":
         return True
-    return policy == "keep" and bool(key.split_antecedents or response.split_antecedents)
+    return policy == "keep" and (any(key.split_antecedents) or any(response.split_antecedents))
 
 
 __all__ = ["document_statistics", "score_pair", "table_statistics", "tabulate"]
