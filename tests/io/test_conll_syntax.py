@@ -6,7 +6,7 @@ import gzip
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corefscore.errors import InputError
@@ -284,3 +284,43 @@ def test_padded_fields_are_found_as_strip_finds_them(text: str) -> None:
 
     padded = any(f != f.strip() for line in text.split("\n") for f in line.split("\t"))
     assert bool(_PADDED_FIELD.search(text)) == padded
+
+
+def _columns(text: str, *, flat: bool) -> tuple[int, list[tuple[str, ...]]]:
+    from corefscore.io.conll import _SyntaxBuilder
+
+    builder = _SyntaxBuilder("t.conll", None)
+    builder.count = text.count("\n") + 1
+    if not (flat and builder._split_flat(text)):
+        builder._split_rows(text)
+    return builder.shortest, [builder._field(i) for i in range(builder.shortest)]
+
+
+FIELD = st.sampled_from(["a", "bc", "", "\x00", "\xa0", " ", "\r", "x y", "\u2003"])
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(
+    st.lists(st.lists(FIELD, min_size=1, max_size=5), min_size=1, max_size=6),
+    st.sampled_from(["\t", " ", "  "]),
+)
+@example([["a", "b", "\x00"], ["c"]], " ")  # a field that looks like the marker
+@example([["a", "b", ""], ["c"]], "\t")
+def test_the_one_call_split_gives_the_row_by_row_columns(
+    rows: list[list[str]], separator: str
+) -> None:
+    # Whatever the lines (ragged, padded, with the markers themselves in them),
+    # the columns are those of splitting each line, or the one-call split declines.
+    text = "\n".join(separator.join(row) for row in rows)
+    assert _columns(text, flat=True) == _columns(text, flat=False)
+
+
+def test_the_one_call_split_is_taken_for_regular_lines() -> None:
+    from corefscore.io.conll import _SyntaxBuilder
+
+    for separator in ("\t", "   "):
+        builder = _SyntaxBuilder("t.conll", None)
+        text = "\n".join(separator.join(["d", "0", str(i), f"w{i}", "-"]) for i in range(4))
+        builder.count = 4
+        assert builder._split_flat(text)
+        assert builder._field(3) == ("w0", "w1", "w2", "w3")

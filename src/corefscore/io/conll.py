@@ -798,6 +798,11 @@ class _SyntaxBuilder:
         self.head_column = head_column
         self.lines: list[bytes] = []
         self.rows: list[list[str]] = []
+        # When every line has the same fields: all of them in one list, each
+        # line's followed by a marker item (``width`` fields, then the marker).
+        self.flat: list[str] | None = None
+        self.width = 0
+        self.count = 0
         self.columns: dict[int, tuple[str, ...]] = {}
         self.shortest = 0
         self.line_numbers: list[int] = []
@@ -815,7 +820,51 @@ class _SyntaxBuilder:
     def split(self) -> None:
         """Split the stored lines into fields, once, at the end of the document."""
         text = b"\n".join(self.lines).decode("utf-8")
+        self.count = len(self.lines)
         self.lines = []
+        if not self._split_flat(text):
+            self._split_rows(text)
+        if self.head_column is not None and self.shortest <= self.head_column:
+            for lineno, width in zip(self.line_numbers, self._widths()):
+                if width <= self.head_column:
+                    raise InputError(
+                        f"no field {self.head_column} (the dependency head column, counted "
+                        f"from 0) on this line of {width} fields",
+                        path=self.source,
+                        line=lineno,
+                    )
+
+    def _split_flat(self, text: str) -> bool:
+        """Split the whole text in one call when every line has the same number of
+        fields (the usual file): a column is then a slice, not a loop over rows.
+
+        Each line is followed by a marker that no field can be (a line break for
+        tab-separated lines, a NUL for the others, refused when the text has one);
+        the lines all have ``width`` fields exactly when every ``width + 1``-th
+        item is a marker and there are as many markers as line breaks."""
+        if "\t" in text:
+            if _PADDED_FIELD.search(text):
+                return False  # fields to strip: row by row
+            marker = "\n"
+            flat = text.replace("\n", "\t\n\t").split("\t")
+        else:
+            if "\x00" in text:
+                return False
+            marker = "\x00"
+            flat = text.replace("\n", " \x00 ").split()
+        breaks = self.count - 1
+        width = flat.index(marker) if breaks else len(flat)
+        if (
+            width == 0
+            or len(flat) != self.count * (width + 1) - 1
+            or flat[width :: width + 1].count(marker) != breaks
+        ):
+            return False
+        self.flat = flat
+        self.width = self.shortest = width
+        return True
+
+    def _split_rows(self, text: str) -> None:
         if "\t" in text:
             # A CRLF line ends in "\r", which the strip below removes.
             rows = [line.split("\t") for line in text.split("\n")]
@@ -823,17 +872,17 @@ class _SyntaxBuilder:
                 rows = [[f.strip() for f in row] for row in rows]
         else:
             rows = [line.split() for line in text.split("\n")]
-        if self.head_column is not None:
-            for row, lineno in zip(rows, self.line_numbers):
-                if len(row) <= self.head_column:
-                    raise InputError(
-                        f"no field {self.head_column} (the dependency head column, counted "
-                        f"from 0) on this line of {len(row)} fields",
-                        path=self.source,
-                        line=lineno,
-                    )
         self.rows = rows
         self.shortest = min(map(len, rows))
+
+    def _widths(self) -> Iterable[int]:
+        return map(len, self.rows) if self.flat is None else [self.width] * self.count
+
+    def _field(self, index: int) -> tuple[str, ...]:
+        """Field ``index`` of every line (every line has it)."""
+        if self.flat is not None:
+            return tuple(self.flat[index :: self.width + 1])
+        return tuple([row[index] for row in self.rows])
 
     def column(self, index: int) -> tuple[str, ...] | None:
         # The last field is the coreference one, never a syntax column; a column
@@ -841,7 +890,7 @@ class _SyntaxBuilder:
         if index < self.shortest - 1:
             found = self.columns.get(index)
             if found is None:
-                found = self.columns[index] = tuple([row[index] for row in self.rows])
+                found = self.columns[index] = self._field(index)
             return found
         return None
 
@@ -849,7 +898,7 @@ class _SyntaxBuilder:
         if not self.lines:
             return Syntax()
         self.split()
-        if _is_number(self.rows[0][0]):
+        if _is_number(self.rows[0][0] if self.flat is None else self.flat[0]):
             words = self.column(1)
             pos = _present(self.column(4)) or _present(self.column(5))
             parse = named = None
@@ -871,7 +920,7 @@ class _SyntaxBuilder:
                 named = None
             heads = None
         if self.head_column is not None:
-            values = tuple(row[self.head_column] for row in self.rows)
+            values = self._field(self.head_column)
             heads = self._heads(values, explicit=True)
         return Syntax(
             words=words,
@@ -883,7 +932,7 @@ class _SyntaxBuilder:
         )
 
     def _sentences(self) -> Iterator[tuple[int, int]]:
-        bounds = [*self.sentence_starts, len(self.rows)]
+        bounds = [*self.sentence_starts, self.count]
         return pairwise(bounds)
 
     def _heads(self, values: tuple[str, ...] | None, *, explicit: bool) -> tuple[int, ...] | None:
