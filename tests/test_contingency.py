@@ -114,3 +114,43 @@ def test_score_lists_takes_arrays_for_large_tables(monkeypatch: pytest.MonkeyPat
     # MUC: key entity {0,1,2} falls into 2 response parts (1 link of 2 kept);
     # response entity {2,5,9} into 3 key parts, twinless (9,9) alone (1 of 3).
     assert small["muc"] == (1.0, 2.0, 1.0, 3.0)
+
+
+def _labelled(key_labels: list[int], response_labels: list[int]) -> tuple[Document, Document]:
+    """Mention t is the span (t, t); label -1 leaves it out of the response."""
+    key_entities: dict[int, list[tuple[int, int]]] = {}
+    for t, label in enumerate(key_labels):
+        key_entities.setdefault(label, []).append((t, t))
+    response_entities: dict[int, list[tuple[int, int]]] = {}
+    for t, label in enumerate(response_labels):
+        if label >= 0:
+            response_entities.setdefault(label, []).append((t, t))
+    return doc(*map(tuple, key_entities.values())), doc(*map(tuple, response_entities.values()))
+
+
+PAIR = st.tuples(
+    st.lists(st.integers(0, 3), min_size=0, max_size=10),
+    st.lists(st.integers(-1, 4), min_size=0, max_size=10),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(PAIR, min_size=1, max_size=6))
+def test_stacked_list_tables_give_each_tables_statistics(
+    pairs: list[tuple[list[int], list[int]]],
+) -> None:
+    # Stacked as lists (the error analysis' corrected responses), each segment
+    # has the bits of its table scored alone, by the list formulas.
+    from corefscore.contingency import stack_tables
+
+    evaluation = Evaluation.create(metrics="conll")
+    tables = []
+    for key_labels, response_labels in pairs:
+        table = list_table(*_labelled(key_labels, response_labels))
+        assert table is not None
+        tables.append(table)
+    stacked = stack_tables(tables)
+    for metric in evaluation.metrics:
+        assert metric.segment_statistics is not None and metric.list_statistics is not None
+        rows = [tuple(r) for r in metric.segment_statistics(stacked).tolist()]
+        assert rows == [metric.list_statistics(t) for t in tables], metric.name

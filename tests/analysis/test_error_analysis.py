@@ -140,6 +140,19 @@ def test_each_step_corrects_its_category_and_the_last_gives_the_key() -> None:
     assert total == pytest.approx(analysis.steps[-1].conll - analysis.steps[0].conll)
 
 
+def test_step_scores_are_the_same_scored_in_batches_or_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from corefscore.analysis import error_analysis
+
+    key, response = documents()
+    at_once = analyse_errors(key, response).steps
+    monkeypatch.setattr(error_analysis._StepScores, "BATCH_CELLS", 1)
+    assert analyse_errors(key, response).steps == at_once
+    # The fixture has errors of several kinds: the steps really differ.
+    assert len({s.conll for s in at_once}) > 3
+
+
 def _drop_singletons(corpus: Corpus) -> Corpus:
     return corpus_from_mapping(
         {d: [list(e) for e in doc.entities if len(e) > 1] for d, doc in corpus.documents.items()},

@@ -44,10 +44,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
+
+if TYPE_CHECKING:
+    from ..contingency import ListTable
 
 #: The seven categories, in the order the analyser corrects them.
 CATEGORIES = (
@@ -832,34 +835,64 @@ def analyse_errors(
 
 class _StepScores:
     """The CoNLL metrics' statistics of every document at every step; a document
-    that a step leaves unchanged keeps the statistics of the step before."""
+    that a step leaves unchanged keeps the statistics of the step before.
+
+    The tables wait, and are scored stacked, a segment each (every metric's
+    segment statistics: the bits of scoring them one by one, without a round of
+    Python per table and metric)."""
+
+    # Tables are scored when this many cells wait (and at the end): bounded memory.
+    BATCH_CELLS = 200_000
 
     def __init__(self) -> None:
         from ..evaluation import Evaluation
 
         self.evaluation = Evaluation.create(metrics="conll", duplicates="first")
         self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
+        # Waiting tables, and the (step, document) pairs that each one scores.
+        self._tables: list[ListTable] = []
+        self._uses: list[list[tuple[str, str]]] = []
+        self._cells = 0
 
     def add(self, doc_id: str, analysis: _Document) -> None:
         from ..contingency import entity_list_table
-        from ..engines.objects import score_lists
 
         # Tabulated on the analysis' own mentions: no spans, no Document, and no
         # duplicates policy (a mention is a dict key, so it cannot repeat).
         key_sizes = [len(e) for e in analysis.gold]
         previous: dict[_Mention, int] | None = None
-        stats: Any = None
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
-                lists = entity_list_table(analysis.gold_of, key_sizes, analysis.entities(step))
-                stats = score_lists(lists, self.evaluation)
-            self.statistics[step][doc_id] = stats
+                table = entity_list_table(analysis.gold_of, key_sizes, analysis.entities(step))
+                self._tables.append(table)
+                self._uses.append([])
+                self._cells += len(table.rows) + len(table.response_cells)
+            self._uses[-1].append((step, doc_id))
             previous = state
+        if self._cells >= self.BATCH_CELLS:
+            self._score()
+
+    def _score(self) -> None:
+        from ..contingency import stack_tables
+
+        if not self._tables:
+            return
+        stacked = stack_tables(self._tables)
+        rows: dict[str, list[tuple[float, ...]]] = {}
+        for metric in self.evaluation.metrics:
+            assert metric.segment_statistics is not None  # MUC, B³, CEAFe
+            rows[metric.name] = [tuple(r) for r in metric.segment_statistics(stacked).tolist()]
+        for i, uses in enumerate(self._uses):
+            stats = {name: values[i] for name, values in rows.items()}
+            for step, doc_id in uses:
+                self.statistics[step][doc_id] = stats
+        self._tables, self._uses, self._cells = [], [], 0
 
     def steps(self) -> tuple[Step, ...]:
         from ..result import build_result
 
+        self._score()
         out = []
         for step in STEPS:
             result = build_result(self.evaluation, self.statistics[step])
