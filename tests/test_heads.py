@@ -146,6 +146,19 @@ def test_no_covering_constituent_gives_the_last_token() -> None:
     assert word(s, (2, 3)) == "stayed"
 
 
+def test_a_parse_column_without_brackets_gives_the_last_token() -> None:
+    s = tree(("the", "DT", "*"), ("big", "JJ", "-"), ("dog", "NN", "*"), starts=(0,))
+    assert [word(s, span) for span in [(0, 1), (0, 2), (1, 2), (2, 2)]] == [
+        "big",
+        "dog",
+        "dog",
+        "dog",
+    ]
+    still_checked = tree(("a", "DT", "*"), ("b", "NN", "*)"))
+    with pytest.raises(InputError, match="unbalanced"):
+        mention_head(still_checked, (0, 1))
+
+
 def test_a_finder_serves_many_spans_and_checks_bounds() -> None:
     finder = HeadFinder(PRESIDENT)
     assert [finder.head(s) for s in [(0, 4), (3, 4), (0, 6)]] == [1, 4, 5]

@@ -172,6 +172,8 @@ class _Tree:
         self.children: list[list[int]] = []
         self.leaf_parent = [-1] * len(parse)
         self._heads: dict[int, int] = {}
+        if set(parse) <= {"*", "-"}:
+            return  # no constituent (a file whose parse column is empty): no nodes
         starts = set(sentence_starts)
         stack: list[int] = []
         for token, bit in enumerate(parse):

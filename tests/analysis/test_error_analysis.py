@@ -226,6 +226,46 @@ def test_any_pair_is_analysed_and_its_errors_name_real_mentions(key: list, respo
         assert analysis.steps[-1].conll == analysis.steps[0].conll
 
 
+@settings(max_examples=examples(150), deadline=None)
+@given(clusters, clusters)
+def test_the_mentions_of_distinct_spans_are_those_of_the_reading_order_path(
+    key: list,  # type: ignore[type-arg]
+    response: list,  # type: ignore[type-arg]
+) -> None:
+    # Three sentences of four tokens: some mentions cross a break, some repeat.
+    from dataclasses import replace
+
+    from corefscore.analysis import error_analysis
+    from corefscore.model import Syntax
+
+    syntax = Syntax(words=tuple(f"w{i}" for i in range(12)), sentence_starts=(0, 4, 8))
+    key_corpus = corpus_from_mapping({"d": key}, side="key")
+    key_corpus = Corpus(
+        documents={"d": replace(key_corpus.documents["d"], syntax=syntax)},
+        source=None,
+        warnings=(),
+    )
+    response_corpus = corpus_from_mapping({"d": response}, side="response")
+    for drop in (False, True):
+        doc = response_corpus.documents["d"]
+        fast_text = error_analysis._Text(doc, syntax, "last")
+        fast_warnings: list[str] = []
+        fast = error_analysis._distinct_mentions(doc, fast_text, fast_warnings, "response", drop)
+        if fast is None:
+            continue
+        slow_text = error_analysis._Text(doc, syntax, "last")
+        slow_warnings: list[str] = []
+        original = error_analysis._distinct_mentions
+        try:
+            error_analysis._distinct_mentions = lambda *args: None  # type: ignore[assignment]
+            slow = error_analysis._mentions(doc, slow_text, "response", slow_warnings, drop)
+        finally:
+            error_analysis._distinct_mentions = original  # type: ignore[assignment]
+        assert fast == slow and fast_warnings == slow_warnings
+        assert fast_text.spans == slow_text.spans
+    analyse_errors(key_corpus, response_corpus, response_singletons="keep")
+
+
 def test_text_json_and_csv_reports() -> None:
     key, response = documents()
     analysis = analyse_errors(key, response)

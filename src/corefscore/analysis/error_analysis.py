@@ -43,7 +43,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import chain, count
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import InputError, UsageError
@@ -246,7 +246,21 @@ class _Text:
         )
         self._types: dict[_Mention, str] = {}
         self._anchors: dict[frozenset[_Mention], _Mention | None] = {}
-        self._spans: dict[_Mention, Span] = {}
+        self.spans: dict[_Mention, Span] = {}
+
+    def check_spans(self, spans: Iterable[Span]) -> None:
+        """Refuse mentions beyond the key's words: a format without tokens (JSON
+        clusters) cannot be checked when read."""
+        if self.words is None:
+            return
+        size = len(self.words)
+        beyond = [span for span in spans if span[1] >= size]
+        if beyond:
+            span = beyond[0]
+            raise InputError(
+                f"document {self.doc_id!r}: mention {span} lies beyond the key's "
+                f"{len(self.words)} tokens; the error analysis reads the key's words"
+            )
 
     def mention(self, span: Span) -> _Mention | None:
         """The analyser's mention of a document span; ``None`` across sentences."""
@@ -261,14 +275,14 @@ class _Text:
         if first + 1 < len(self.starts) and span[1] >= self.starts[first + 1]:
             return None
         mention = (first, span[0] - offset, span[1] + 1 - offset)
-        self._spans[mention] = span
+        self.spans[mention] = span
         return mention
 
     def span(self, mention: _Mention) -> Span:
-        found = self._spans.get(mention)
+        found = self.spans.get(mention)
         if found is None:
             offset = self.starts[mention[0]]
-            found = self._spans[mention] = (mention[1] + offset, mention[2] - 1 + offset)
+            found = self.spans[mention] = (mention[1] + offset, mention[2] - 1 + offset)
         return found
 
     def word(self, sentence: int, index: int) -> str:
@@ -430,41 +444,52 @@ class _Document:
             group_gold = [self.gold[i] for i in gold_ids]
             if set(group_auto) == set(group_gold) and len(group_auto) == len(group_gold):
                 continue
-            found.append(self._group(group_auto, group_gold, auto_of))
+            found.append(self._group(group_auto, gold_ids, auto_of))
         self.states["span_error"] = dict(state)
         self._correct(found, state)
 
     def _group(
-        self, auto: list[_Cluster], gold: list[_Cluster], auto_of: Mapping[_Mention, int]
+        self, auto: list[_Cluster], gold_ids: list[int], auto_of: Mapping[_Mention, int]
     ) -> dict[str, list[Any]]:
         text = self.text
         gold_of = self.gold_of
+        gold = [self.gold[g] for g in gold_ids]  # in key order, as gold_ids
         splits: list[_Split] = []
         removes: list[_Cluster] = []
-        pieces: list[_Cluster] = []
+        # The pieces within each key entity, in the order they are made (a piece
+        # lies in one key entity only): whole & entity for each pair that meets,
+        # found from each mention's key entity rather than by intersecting all pairs.
+        pieces: dict[int, list[_Cluster]] = {g: [] for g in gold_ids}
         for whole in auto:
-            used: set[_Mention] = set()
-            for entity in gold:
-                part = whole & entity
-                if part:
-                    pieces.append(part)
-                    used |= part
-                    if len(part) != len(whole):
-                        splits.append(_Split(part, whole, False))
-            for m in sorted(whole - used):
+            parts: dict[int, list[_Mention]] = {}
+            alone: list[_Mention] = []
+            for m in whole:
+                g = gold_of.get(m)
+                if g is None:
+                    alone.append(m)
+                elif g in parts:
+                    parts[g].append(m)
+                else:
+                    parts[g] = [m]
+            for g in sorted(parts):
+                part = frozenset(parts[g])
+                pieces[g].append(part)
+                if len(part) != len(whole):
+                    splits.append(_Split(part, whole, False))
+            for m in sorted(alone):
                 splits.append(_Split(frozenset((m,)), whole, True))
                 removes.append(frozenset((m,)))
         introduces: list[_Cluster] = []
-        for entity in gold:
+        for g, entity in zip(gold_ids, gold):
             for m in sorted(entity):
                 if m not in auto_of:
                     introduces.append(frozenset((m,)))
-                    pieces.append(frozenset((m,)))
+                    pieces[g].append(frozenset((m,)))
         merges = [
             _Merge(part, entity)
-            for entity in gold
-            for part in pieces
-            if part != entity and part <= entity
+            for g, entity in zip(gold_ids, gold)
+            for part in pieces[g]
+            if part != entity
         ]
         self.operations["split"] += len(splits)
         self.operations["remove"] += len(removes)
@@ -712,6 +737,9 @@ def _mentions(
     ``reading_order``; without it, the copy in the earlier entity).
     """
     entities = doc.entities
+    fast = _distinct_mentions(doc, text, warnings, side, drop_singletons)
+    if fast is not None:
+        return fast
     if len(doc.reading_order) == sum(map(len, entities)):
         nth = [0] * len(entities)
         reading = []
@@ -742,16 +770,57 @@ def _mentions(
         if not (drop_singletons and len(entity) == 1)
     ]
     if crossing:
-        warnings.append(
-            f"{side} document {doc.doc_id!r}: {len(crossing)} mention(s) across a sentence "
-            f"break left out of the error analysis (first {crossing[0]})"
-        )
+        warnings.append(_crossing_warning(side, doc, crossing))
     if repeated:
         warnings.append(
             f"{side} document {doc.doc_id!r}: {len(repeated)} repeated span(s) left out "
             f"of the error analysis, the first copy kept (first {repeated[0]})"
         )
     return out
+
+
+def _distinct_mentions(
+    doc: Document, text: _Text, warnings: list[str], side: str, drop_singletons: bool
+) -> list[list[_Mention]] | None:
+    """``_mentions`` when no span repeats (the usual document): entity by entity,
+    without the reading order that only decides which copy of a repeat is kept;
+    ``None`` when a span repeats."""
+    starts, spans = text.starts, text.spans
+    last = len(starts) - 1
+    out: list[list[_Mention]] = []
+    crossing: list[Span] = []
+    made: dict[_Mention, Span] = {}
+    count = 0
+    for entity in doc.entities:
+        if drop_singletons and len(entity) == 1:
+            continue
+        mentions = []
+        for span in entity:
+            start, end = span
+            first = bisect_right(starts, start) - 1
+            if first < last and end >= starts[first + 1]:
+                crossing.append(span)
+                continue
+            offset = starts[first]
+            m = (first, start - offset, end + 1 - offset)
+            made[m] = span
+            mentions.append(m)
+        count += len(mentions)
+        out.append(mentions)
+    if len(made) != count:
+        return None
+    text.check_spans(chain(made.values(), crossing))
+    spans.update(made)
+    if crossing:
+        warnings.append(_crossing_warning(side, doc, crossing))
+    return out
+
+
+def _crossing_warning(side: str, doc: Document, crossing: list[Span]) -> str:
+    return (
+        f"{side} document {doc.doc_id!r}: {len(crossing)} mention(s) across a sentence "
+        f"break left out of the error analysis (first {crossing[0]})"
+    )
 
 
 def analyse_errors(
