@@ -459,36 +459,36 @@ class _Document:
         # The pieces within each key entity, in the order they are made (a piece
         # lies in one key entity only): whole & entity for each pair that meets,
         # found from each mention's key entity rather than by intersecting all pairs.
-        pieces: dict[int, list[_Cluster]] = {g: [] for g in gold_ids}
+        pieces: dict[int, list[_Cluster]] = {owner: [] for owner in gold_ids}
         for whole in auto:
             parts: dict[int, list[_Mention]] = {}
             alone: list[_Mention] = []
             for m in whole:
-                g = gold_of.get(m)
-                if g is None:
+                owner = gold_of.get(m)
+                if owner is None:
                     alone.append(m)
-                elif g in parts:
-                    parts[g].append(m)
+                elif owner in parts:
+                    parts[owner].append(m)
                 else:
-                    parts[g] = [m]
-            for g in sorted(parts):
-                part = frozenset(parts[g])
-                pieces[g].append(part)
+                    parts[owner] = [m]
+            for owner in sorted(parts):
+                part = frozenset(parts[owner])
+                pieces[owner].append(part)
                 if len(part) != len(whole):
                     splits.append(_Split(part, whole, False))
             for m in sorted(alone):
                 splits.append(_Split(frozenset((m,)), whole, True))
                 removes.append(frozenset((m,)))
         introduces: list[_Cluster] = []
-        for g, entity in zip(gold_ids, gold):
+        for owner, entity in zip(gold_ids, gold):
             for m in sorted(entity):
                 if m not in auto_of:
                     introduces.append(frozenset((m,)))
-                    pieces[g].append(frozenset((m,)))
+                    pieces[owner].append(frozenset((m,)))
         merges = [
             _Merge(part, entity)
-            for g, entity in zip(gold_ids, gold)
-            for part in pieces[g]
+            for owner, entity in zip(gold_ids, gold)
+            for part in pieces[owner]
             if part != entity
         ]
         self.operations["split"] += len(splits)
