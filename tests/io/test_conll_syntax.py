@@ -324,3 +324,85 @@ def test_the_one_call_split_is_taken_for_regular_lines() -> None:
         builder.count = 4
         assert builder._split_flat(text)
         assert builder._field(3) == ("w0", "w1", "w2", "w3")
+
+
+def _walk_line_by_line(blocks: list[bytes]) -> list[tuple[str, list[int], list[int], list[bytes]]]:
+    """The syntax pass' walk, one line at a time: what the one-scan walk must give."""
+    from corefscore.io.conll import _BEGIN, _END
+
+    out: list[tuple[str, list[int], list[int], list[bytes]]] = []
+    current: tuple[str, list[int], list[int], list[bytes]] | None = None
+    new_sentence = True
+    lineno = 0
+    for block in blocks:
+        lines = block.split(b"\n")
+        if block.endswith(b"\n"):
+            lines.pop()
+        for raw in lines:
+            lineno += 1
+            plain = raw[:1] not in {b"", b"#", b"\r", b" ", b"\t", b"\x0b", b"\x0c"}
+            if current is None:
+                match = _BEGIN.match(raw.rstrip(b"\r").decode()) if raw[:1] == b"#" else None
+                if match:
+                    current = (match.group(1).strip(), [], [], [])
+                    new_sentence = True
+                continue
+            raw = raw if plain else raw.rstrip(b"\r")
+            if not plain and not raw.strip():
+                new_sentence = True
+            elif not plain and raw[:1] == b"#":
+                if _END.search(raw.decode()):
+                    out.append(current)
+                    current = None
+            else:
+                if new_sentence:
+                    current[2].append(len(current[1]))
+                    new_sentence = False
+                current[1].append(lineno)
+                current[3].append(raw)
+    if current is not None:
+        out.append(current)
+    return out
+
+
+LINE = st.sampled_from(
+    [
+        "#begin document (d); part 000",
+        "#begin document (e); part 001",
+        "#end document",
+        "# a comment",
+        "",
+        "\r",
+        "   ",
+        "\x0b",
+        "d 0 0 w NN * (0)",
+        "d\t0\t1\tw\tNN\t*\t-",
+        "d 0 2 w NN * -\r",
+        " d 0 3 w NN * -",
+        "\td 0 4 w NN * 0)",
+    ]
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(LINE, max_size=25), st.data(), st.booleans())
+def test_the_walk_finds_the_lines_a_line_by_line_walk_finds(
+    lines: list[str], data: st.DataObject, final_break: bool
+) -> None:
+    from corefscore.io.conll import _walk
+
+    text = "\n".join(lines) + ("\n" if final_break and lines else "")
+    raw = text.encode()
+    # Cut into blocks of whole lines, as iter_blocks does.
+    breaks = [i + 1 for i, c in enumerate(raw) if c == 10 and i + 1 < len(raw)]
+    cuts = sorted(data.draw(st.sets(st.sampled_from(breaks))) if breaks else set())
+    blocks = [raw[a:b] for a, b in zip([0, *cuts], [*cuts, len(raw)])] or [b""]
+    walked = [
+        (doc_id, b.line_numbers, b.sentence_starts, b"\n".join(b.lines).split(b"\n"))
+        for doc_id, b in _walk(blocks, "t.conll", None)
+    ]
+    expected = [
+        (doc_id, numbers, starts, rows if rows else [b""])
+        for doc_id, numbers, starts, rows in _walk_line_by_line(blocks)
+    ]
+    assert walked == expected

@@ -534,11 +534,12 @@ class _Document:
                     merges.remove(merge)
                     introduces.remove(introduce)
         # The pieces an entity stays as, or grows from (its anchor's): not errors.
-        for s in [s for s in splits if self._same_anchor(s.part, s.whole)]:
+        same_anchor = self._same_anchor
+        for s in [s for s in splits if same_anchor(s.part, s.whole)]:
             splits.remove(s)
             if s.part in removes:
                 removes.remove(s.part)
-        for g in [g for g in merges if self._same_anchor(g.part, g.whole)]:
+        for g in [g for g in merges if same_anchor(g.part, g.whole)]:
             merges.remove(g)
             if g.part in introduces:
                 introduces.remove(g.part)
@@ -604,7 +605,7 @@ class _Document:
         return "pronoun" if anchor is None else self.text.mention_type(anchor)
 
     def _error(self, category: str, mentions: tuple[_Mention, ...], kind: str) -> None:
-        spans = tuple(self.text.span(m) for m in mentions)
+        spans = tuple(map(self.text.span, mentions))
         self.errors.append(ErrorInstance(category, spans, kind))
 
     # The corrected responses -----------------------------------------------------

@@ -740,50 +740,62 @@ def _walk(
         if first:
             block = _check_start(block, source)
             first = False
-        lines = block.split(b"\n")
-        if block.endswith(b"\n"):
-            lines.pop()
-        # Plain token lines go to the builder in runs; only the others (blank,
-        # comment, document boundary, leading white space) are looked at here.
-        special = [i for i, raw in enumerate(lines) if raw[:1] in _SPECIAL_START]
-        special.append(len(lines))
-        run = 0
-        for i in special:
-            if builder is not None and i > run:
-                builder.add_run(lines[run:i], lineno + run + 1)
-            run = i + 1
-            if i == len(lines):
-                break
-            raw = lines[i].rstrip(b"\r")
+        # Plain token lines go to the builder as runs of bytes, never split here;
+        # only the other lines (blank, comment, document boundary, leading white
+        # space), found by one scan of the block, are looked at one by one.
+        end = len(block) - 1 if block.endswith(b"\n") else len(block)
+        specials = [m.end() for m in _SPECIAL_LINE.finditer(block)]
+        if block[:1] in _SPECIAL_START or not block:
+            specials.insert(0, 0)
+        run = 0  # where the current run of plain lines starts
+        line = lineno + 1  # the line number at ``run``
+        for start in specials:
+            if start > run:
+                count = block.count(b"\n", run, start - 1) + 1
+                if builder is not None:
+                    builder.add_run(block[run : start - 1], count, line)
+                line += count
+            stop = block.find(b"\n", start, end)
+            if stop < 0:
+                stop = end
+            raw = block[start:stop].rstrip(b"\r")
+            run = stop + 1
             if builder is None:
                 if raw[:1] == b"#":
                     match = _BEGIN.match(raw.decode("utf-8"))
                     if match:
                         builder = _SyntaxBuilder(source, head_column)
                         doc_id = match.group(1).strip()
-                continue
-            if not raw.strip():
+            elif not raw.strip():
                 builder.new_sentence = True
             elif raw[:1] == b"#":
                 if _END.search(raw.decode("utf-8")):
                     yield doc_id, builder
                     builder = None
             else:
-                builder.add_run([raw], lineno + i + 1)
-        lineno += len(lines)
+                builder.add_run(raw, 1, line)
+            line += 1
+        if run < end:
+            count = block.count(b"\n", run, end) + 1
+            if builder is not None:
+                builder.add_run(block[run:end], count, line)
+            line += count
+        lineno = line - 1
     if builder is not None:
         yield doc_id, builder
+
+
+# The line break before a line that is not a plain token line (or may not be).
+# The coreference pass counts a line of ASCII white space only, vertical tab and
+# form feed included, as a sentence break: so must this pass (found by fuzzing).
+_SPECIAL_LINE = re.compile(rb"\n(?=[#\r \t\x0b\x0c\n])")
+_SPECIAL_START = frozenset({b"#", b"\r", b" ", b"\t", b"\x0b", b"\x0c", b"\n"})
 
 
 # A tab-separated field with white space at either end (str.strip() would change
 # it): white space other than the tab and the line break, next to a tab or a line
 # end. \s is str.isspace()'s white space, the characters str.strip() removes.
 _PADDED_FIELD = re.compile(r"(?:^|\t)[^\S\t\n]|[^\S\t\n](?:\t|$)", re.MULTILINE)
-
-# First bytes of a line that is not a plain token line (or may not be). The
-# coreference pass counts a line of ASCII white space only, vertical tab and
-# form feed included, as a sentence break: so must this pass (found by fuzzing).
-_SPECIAL_START = frozenset({b"", b"#", b"\r", b" ", b"\t", b"\x0b", b"\x0c"})
 
 
 def _is_number(value: str) -> bool:
@@ -809,18 +821,19 @@ class _SyntaxBuilder:
         self.sentence_starts: list[int] = []
         self.new_sentence = True
 
-    def add_run(self, raws: list[bytes], lineno: int) -> None:
-        """Token lines ``raws``, the first one at line ``lineno``."""
+    def add_run(self, text: bytes, count: int, lineno: int) -> None:
+        """``count`` token lines, ``text`` (without the last line break), the first
+        one at line ``lineno``."""
         if self.new_sentence:
-            self.sentence_starts.append(len(self.lines))
+            self.sentence_starts.append(self.count)
             self.new_sentence = False
-        self.lines.extend(raws)
-        self.line_numbers.extend(range(lineno, lineno + len(raws)))
+        self.lines.append(text)
+        self.count += count
+        self.line_numbers.extend(range(lineno, lineno + count))
 
     def split(self) -> None:
         """Split the stored lines into fields, once, at the end of the document."""
         text = b"\n".join(self.lines).decode("utf-8")
-        self.count = len(self.lines)
         self.lines = []
         if not self._split_flat(text):
             self._split_rows(text)
@@ -972,6 +985,8 @@ class _SyntaxBuilder:
             return None
         if not all(v == "-" or "*" in v or "(" in v or ")" in v for v in distinct):
             return None  # some other field that happens to contain "*"
+        if distinct <= {"*", "-"}:
+            return values  # no brackets: nothing to balance
         for start, stop in self._sentences():
             depth = 0
             for token in range(start, stop):
