@@ -952,7 +952,7 @@ class _StepScores:
         rows: dict[str, list[tuple[float, ...]]] = {}
         for metric in self.evaluation.metrics:
             assert metric.segment_statistics is not None  # MUC, B³, CEAFe
-            rows[metric.name] = [tuple(r) for r in metric.segment_statistics(stacked).tolist()]
+            rows[metric.name] = list(map(tuple, metric.segment_statistics(stacked).tolist()))
         for i, uses in enumerate(self._uses):
             stats = {name: values[i] for name, values in rows.items()}
             for step, doc_id in uses:
