@@ -534,15 +534,21 @@ class _Document:
                     merges.remove(merge)
                     introduces.remove(introduce)
         # The pieces an entity stays as, or grows from (its anchor's): not errors.
+        # (No two splits or merges of a group are equal: filtering keeps the rest
+        # in order without a search of the list per piece.)
         same_anchor = self._same_anchor
-        for s in [s for s in splits if same_anchor(s.part, s.whole)]:
-            splits.remove(s)
-            if s.part in removes:
-                removes.remove(s.part)
-        for g in [g for g in merges if same_anchor(g.part, g.whole)]:
-            merges.remove(g)
-            if g.part in introduces:
-                introduces.remove(g.part)
+        staying = [s for s in splits if same_anchor(s.part, s.whole)]
+        if staying:
+            splits = [s for s in splits if not same_anchor(s.part, s.whole)]
+            for s in staying:
+                if s.part in removes:
+                    removes.remove(s.part)
+        growing = [g for g in merges if same_anchor(g.part, g.whole)]
+        if growing:
+            merges = [g for g in merges if not same_anchor(g.part, g.whole)]
+            for g in growing:
+                if g.part in introduces:
+                    introduces.remove(g.part)
         # Extra mentions: what is still split off alone.
         extra_mentions = [s for s in splits if len(s.part) == 1 and s.nowhere]
         for s in extra_mentions:
@@ -616,22 +622,23 @@ class _Document:
         text = self.text
         gold_of = self.gold_of
         fresh = self._fresh
-        # Each entity's mentions, kept with the state: a divided piece relabels a
-        # whole entity, which must not cost a pass over the document.
+        # Each entity's mentions, kept with the state once a divided piece, which
+        # relabels a whole entity, needs them (it must not cost a pass over the
+        # document each time); before that the state alone is kept.
         members: dict[int, set[_Mention]] = {}
-        for m, e in state.items():
-            members.setdefault(e, set()).add(m)
+        tracked = False
 
         def assign(m: _Mention, entity: int) -> None:
-            old = state.get(m)
-            if old is not None:
-                members[old].discard(m)
+            if tracked:
+                old = state.get(m)
+                if old is not None:
+                    members[old].discard(m)
+                members.setdefault(entity, set()).add(m)
             state[m] = entity
-            members.setdefault(entity, set()).add(m)
 
         def drop(m: _Mention) -> None:
             old = state.pop(m, None)
-            if old is not None:
+            if tracked and old is not None:
                 members[old].discard(m)
 
         for category in CATEGORIES[1:]:
@@ -651,6 +658,10 @@ class _Document:
                         for m in part:
                             drop(m)
                     elif category == "divided_entity":
+                        if not tracked:
+                            for x, e in state.items():
+                                members.setdefault(e, set()).add(x)
+                            tracked = True
                         target = text.anchor(change.whole) or min(change.whole)
                         if target not in state:
                             assign(target, next(fresh))
