@@ -351,18 +351,15 @@ def empty_document(doc_id: str) -> Document:
     return Document(doc_id=doc_id, entities=())
 
 
-def stack_tables(tables: Sequence[ContingencyTable] | Sequence[ListTable]) -> ContingencyTable:
+def stack_tables(tables: Sequence[ContingencyTable]) -> ContingencyTable:
     """One block-diagonal table of several one-document tables, a segment each.
 
     Every metric with segment statistics then computes all the documents in
     one pass, with the same bits as one table at a time (entities and
     mentions keep their order within each segment). Tables with repeated
-    spans (``irregular``) cannot be stacked. ``ListTable``s (never irregular)
-    are stacked without an array per table first.
+    spans (``irregular``) cannot be stacked.
     """
-    if any(
-        isinstance(t, ContingencyTable) and (t.irregular or t.segments is not None) for t in tables
-    ):
+    if any(t.irregular or t.segments is not None for t in tables):
         raise ValueError("only regular one-document tables can be stacked")
     n = len(tables)
     key_counts = np.array([len(t.key_sizes) for t in tables], dtype=np.int64)
@@ -400,11 +397,7 @@ def stack_tables(tables: Sequence[ContingencyTable] | Sequence[ListTable]) -> Co
     )
 
 
-def _concatenate(arrays: Sequence[IntArray | list[int]]) -> IntArray:
-    if arrays and isinstance(arrays[0], list):
-        # One array of all the lists, not one per list (a stack of small tables).
-        size = sum(map(len, arrays))
-        return np.fromiter(chain.from_iterable(arrays), dtype=np.int64, count=size)
+def _concatenate(arrays: list[IntArray]) -> IntArray:
     return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
 
 

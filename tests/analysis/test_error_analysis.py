@@ -147,7 +147,7 @@ def test_step_scores_are_the_same_scored_in_batches_or_at_once(
 
     key, response = documents()
     at_once = analyse_errors(key, response).steps
-    monkeypatch.setattr(error_analysis._StepScores, "BATCH_CELLS", 1)
+    monkeypatch.setattr(error_analysis._StepScores, "BATCH_MENTIONS", 1)
     assert analyse_errors(key, response).steps == at_once
     # The fixture has errors of several kinds: the steps really differ.
     assert len({s.conll for s in at_once}) > 3

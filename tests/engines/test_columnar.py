@@ -136,3 +136,46 @@ def test_codes() -> None:
     assert encode_mentions(small, small, small, widths=(2, 4, 4)) == [3 << 8 | 3 << 4 | 3]
     with pytest.raises(UsageError, match="need"):
         encode_mentions(small, np.array([16]), small, widths=(2, 4, 4))
+
+
+@st.composite
+def _labelled(draw: st.DrawFn) -> tuple[list[int], list[int], list[int]]:
+    """One segment: key entities of the key mentions, and candidate response
+    mentions (in text order) with their twins and labels."""
+    key_entities = draw(st.lists(st.integers(0, 3), max_size=8))
+    dense = {e: i for i, e in enumerate(dict.fromkeys(key_entities))}
+    key_entities = [dense[e] for e in key_entities]
+    twins = draw(st.permutations(list(range(len(key_entities)))))
+    twins = [*twins, *([-1] * draw(st.integers(0, 4)))]
+    twins = draw(st.permutations(twins))
+    labels = draw(st.lists(st.integers(-1, 9), min_size=len(twins), max_size=len(twins)))
+    return key_entities, list(twins), labels
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_labelled(), min_size=1, max_size=5))
+def test_labelled_segments_give_each_entity_lists_statistics(
+    segments: list[tuple[list[int], list[int], list[int]]],
+) -> None:
+    # Each segment scored as the entity-list table of its labels' entities, bit for bit.
+    from corefscore.contingency import entity_list_table
+    from corefscore.engines.columnar import labelled_segments_table
+    from corefscore.evaluation import Evaluation
+
+    evaluation = Evaluation.create(metrics="conll")
+    table = labelled_segments_table(*map(list, zip(*segments)))
+    for metric in evaluation.metrics:
+        assert metric.segment_statistics is not None and metric.list_statistics is not None
+        rows = [tuple(r) for r in metric.segment_statistics(table).tolist()]
+        expected = []
+        for key_entities, twins, labels in segments:
+            key_of = {("key", k): e for k, e in enumerate(key_entities)}
+            sizes = [key_entities.count(e) for e in range(max(key_entities, default=-1) + 1)]
+            entities: dict[int, list[object]] = {}
+            for position, (twin, label) in enumerate(zip(twins, labels)):
+                if label >= 0:
+                    mention = ("key", twin) if twin >= 0 else ("response", position)
+                    entities.setdefault(label, []).append(mention)
+            lists = entity_list_table(key_of, sizes, list(entities.values()))
+            expected.append(metric.list_statistics(lists))
+        assert rows == expected, metric.name

@@ -44,13 +44,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
-
-if TYPE_CHECKING:
-    from ..contingency import ListTable
 
 #: The seven categories, in the order the analyser corrects them.
 CATEGORIES = (
@@ -389,7 +386,6 @@ class _Document:
         self.operations: Counter[str] = Counter()
         # The corrected responses, one per step (mention -> entity number).
         self.states: dict[str, dict[_Mention, int]] = {}
-        self._order: list[_Mention] | None = None
         self._fresh = count(len(self.auto))
 
     # Step 1 ---------------------------------------------------------------
@@ -690,24 +686,6 @@ class _Document:
                             assign(m, entity)
             self.states[category] = dict(state)
 
-    def entities(self, step: str) -> list[list[_Mention]]:
-        """The response's entities after ``step``, each in text order."""
-        if self._order is None:
-            # Every mention of every step, in text order, sorted once for all steps.
-            self._order = sorted(set().union(*self.states.values()))
-        entities: dict[int, list[_Mention]] = {}
-        state = self.states[step]
-        for m in self._order:
-            e = state.get(m)
-            if e is None:
-                continue
-            found = entities.get(e)
-            if found is None:
-                entities[e] = [m]
-            else:
-                found.append(m)
-        return list(entities.values())
-
 
 def _confusion_groups(
     auto: list[_Cluster],
@@ -918,57 +896,66 @@ class _StepScores:
     """The CoNLL metrics' statistics of every document at every step; a document
     that a step leaves unchanged keeps the statistics of the step before.
 
-    The tables wait, and are scored stacked, a segment each (every metric's
+    Each corrected response waits as its mentions' labels, and the waiting ones
+    are tabulated together and scored stacked, a segment each (every metric's
     segment statistics: the bits of scoring them one by one, without a round of
-    Python per table and metric)."""
+    Python per mention, table and metric)."""
 
-    # Tables are scored when this many cells wait (and at the end): bounded memory.
-    BATCH_CELLS = 200_000
+    # Tables are made and scored when this many mentions wait (and at the end):
+    # bounded memory.
+    BATCH_MENTIONS = 200_000
 
     def __init__(self) -> None:
         from ..evaluation import Evaluation
 
         self.evaluation = Evaluation.create(metrics="conll", duplicates="first")
         self.statistics: dict[str, dict[str, Any]] = {step: {} for step in STEPS}
-        # Waiting tables, and the (step, document) pairs that each one scores.
-        self._tables: list[ListTable] = []
+        # Waiting responses: the document's key entities and twins, the response's
+        # labels, and the (step, document) pairs that each one scores.
+        self._keys: list[list[int]] = []
+        self._twins: list[list[int]] = []
+        self._labels: list[list[int]] = []
         self._uses: list[list[tuple[str, str]]] = []
-        self._cells = 0
+        self._waiting = 0
 
     def add(self, doc_id: str, analysis: _Document) -> None:
-        from ..contingency import entity_list_table
-
-        # Tabulated on the analysis' own mentions: no spans, no Document, and no
+        # Labelled on the analysis' own mentions: no spans, no Document, and no
         # duplicates policy (a mention is a dict key, so it cannot repeat).
-        key_sizes = [len(e) for e in analysis.gold]
+        key_entities = [i for i, entity in enumerate(analysis.gold) for _ in entity]
+        key_index = {m: k for k, m in enumerate(chain.from_iterable(analysis.gold))}
+        # Every mention of every step, in text order, sorted once for all steps.
+        order = sorted(set().union(*analysis.states.values()))
+        twins = [key_index.get(m, -1) for m in order]
         previous: dict[_Mention, int] | None = None
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
-                table = entity_list_table(analysis.gold_of, key_sizes, analysis.entities(step))
-                self._tables.append(table)
+                self._keys.append(key_entities)
+                self._twins.append(twins)
+                self._labels.append([state.get(m, -1) for m in order])
                 self._uses.append([])
-                self._cells += len(table.rows) + len(table.response_cells)
+                self._waiting += len(order)
             self._uses[-1].append((step, doc_id))
             previous = state
-        if self._cells >= self.BATCH_CELLS:
+        if self._waiting >= self.BATCH_MENTIONS:
             self._score()
 
     def _score(self) -> None:
-        from ..contingency import stack_tables
+        from ..engines.columnar import labelled_segments_table
 
-        if not self._tables:
+        if not self._labels:
             return
-        stacked = stack_tables(self._tables)
+        table = labelled_segments_table(self._keys, self._twins, self._labels)
         rows: dict[str, list[tuple[float, ...]]] = {}
         for metric in self.evaluation.metrics:
             assert metric.segment_statistics is not None  # MUC, B³, CEAFe
-            rows[metric.name] = list(map(tuple, metric.segment_statistics(stacked).tolist()))
+            rows[metric.name] = list(map(tuple, metric.segment_statistics(table).tolist()))
         for i, uses in enumerate(self._uses):
             stats = {name: values[i] for name, values in rows.items()}
             for step, doc_id in uses:
                 self.statistics[step][doc_id] = stats
-        self._tables, self._uses, self._cells = [], [], 0
+        self._keys, self._twins, self._labels, self._uses = [], [], [], []
+        self._waiting = 0
 
     def steps(self) -> tuple[Step, ...]:
         from ..result import build_result

@@ -201,6 +201,69 @@ def table_from_twins(
     )
 
 
+def labelled_segments_table(
+    key_entities: Sequence[Sequence[int]],
+    twins_of: Sequence[Sequence[int]],
+    labels: Sequence[Sequence[int]],
+) -> ContingencyTable:
+    """One table of several segments, each a response given as labels.
+
+    Segment ``i`` has key mentions in entities ``key_entities[i]`` (dense codes
+    in that segment) and candidate response mentions in text order: the one at
+    position ``k`` is twin of key mention ``twins_of[i][k]`` (-1: none) and has
+    response entity ``labels[i][k]`` (any code >= 0; -1: not in the response).
+    A segment's response entities are its labels in order of first appearance,
+    each with its mentions in text order: the table of ``entity_list_table`` on
+    those entities (its cells in another order, which no statistic reads), all
+    made in a few array operations instead of a Python loop per mention (the
+    error analysis' corrected responses: thousands of small tables).
+    """
+    from itertools import chain
+
+    n = len(labels)
+    sizes = np.array([len(x) for x in labels], dtype=np.int64)
+    total = int(sizes.sum())
+    label = np.fromiter(chain.from_iterable(labels), dtype=np.int64, count=total)
+    twin = np.fromiter(chain.from_iterable(twins_of), dtype=np.int64, count=total)
+    key_sizes = np.array([len(x) for x in key_entities], dtype=np.int64)
+    key_entity = np.fromiter(
+        chain.from_iterable(key_entities), dtype=np.int64, count=int(key_sizes.sum())
+    )
+    segment_of_key = np.repeat(np.arange(n, dtype=np.int64), key_sizes)
+    key_counts = np.array([max(x, default=-1) + 1 for x in key_entities], dtype=np.int64)
+    key_offsets = np.cumsum(key_counts) - key_counts
+    mention_offsets = np.cumsum(key_sizes) - key_sizes
+
+    present = label >= 0
+    segment = np.repeat(np.arange(n, dtype=np.int64), sizes)[present]
+    label, twin = label[present], twin[present]
+    width = int(label.max()) + 1 if len(label) else 1
+    # Entities numbered by first appearance: by segment, then first mention.
+    entity = first_appearance_codes(segment * width + label)
+    order = np.argsort(entity, kind="stable")  # entity by entity, mentions in text order
+    entity, twin, segment = entity[order], twin[order], segment[order]
+    n_entities = int(entity[-1]) + 1 if len(entity) else 0
+    entity_segment = np.zeros(n_entities, dtype=np.int64)
+    entity_segment[entity] = segment
+    twin = np.where(twin >= 0, twin + mention_offsets[segment], -1)
+    return table_from_twins(
+        key_entity + key_offsets[segment_of_key],
+        entity,
+        twin,
+        n_key_entities=int(key_counts.sum()),
+        n_response_entities=n_entities,
+        segments=Segmentation(
+            count=n,
+            key_entity=np.repeat(np.arange(n, dtype=np.int64), key_counts),
+            response_entity=entity_segment,
+            response_mention=segment,
+            key_mentions=key_sizes,
+            response_mentions=np.bincount(segment, minlength=n).astype(np.int64),
+            matched_mentions=np.bincount(segment[twin >= 0], minlength=n).astype(np.int64),
+        ),
+    )
+
+
 def _count(codes: IntArray) -> int:
     return int(codes.max()) + 1 if len(codes) else 0
 
