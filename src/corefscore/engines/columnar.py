@@ -16,7 +16,7 @@ corpus-wide (``global``) or per document, and scores one partition.
 
 The building blocks are public for other engines and for tests:
 ``encode_mentions``, ``contingency_from_arrays``,
-``table_from_twins`` and ``component_sizes``.
+``table_from_twins``, ``labelled_segments_table`` and ``component_sizes``.
 """
 
 from __future__ import annotations
