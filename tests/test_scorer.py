@@ -198,3 +198,70 @@ def test_custom_metric_objects_score_merge_and_reject_name_clashes() -> None:
     clash = lea.with_importance("uniform", name="muc")
     with pytest.raises(UsageError, match="taken by a built-in metric"):
         corefscore.score(KEY, RESPONSE, metrics=[clash])
+
+
+_SPAN = st.tuples(st.integers(0, 9), st.integers(0, 2)).map(lambda p: (p[0], p[0] + p[1]))
+_CLUSTERS = st.lists(st.lists(_SPAN, min_size=0, max_size=4), max_size=5)
+_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"metrics": "conll"},
+    {"duplicates": "strict"},
+    {"duplicates": "first"},
+    {"singletons": "drop"},
+    {"matching": "overlap"},
+    {"matching": "min-span"},
+    {"metrics": ["muc", "bcub", "lea", "ceafm"]},
+    {"metrics": ["ceafe", "ace-value"]},
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CLUSTERS, _CLUSTERS, st.sampled_from(range(len(_OPTIONS))), st.booleans())
+def test_update_on_plain_clusters_equals_scoring_their_documents(
+    key: list[list[tuple[int, int]]],
+    response: list[list[tuple[int, int]]],
+    which: int,
+    as_lists: bool,
+) -> None:
+    # update() scores the usual input without documents when their preparation
+    # would change nothing: the statistics, warnings and errors are the documents'.
+    from unittest import mock
+
+    from corefscore.engines import objects
+
+    if as_lists:  # as decoded from JSON
+        key = [[list(s) for s in e] for e in key]  # type: ignore[misc]
+
+    def update(scorer: CorefScorer) -> object:
+        try:
+            return scorer.update(key, response)
+        except InputError as exc:
+            return str(exc)
+
+    plain, documents = (CorefScorer(**_OPTIONS[which]) for _ in range(2))  # type: ignore[arg-type]
+    with mock.patch.object(objects, "score_plain_entities", lambda *args: None):
+        expected = update(documents)
+    assert update(plain) == expected
+    assert plain._warnings == documents._warnings
+    if not isinstance(expected, str):
+        assert plain.compute().metrics == documents.compute().metrics
+
+
+def test_update_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    from corefscore.engines import objects
+
+    taken: list[object] = []
+    real = objects.score_plain_entities
+    monkeypatch.setattr(
+        objects, "score_plain_entities", lambda *a: taken.append(real(*a)) or taken[-1]
+    )
+    scorer = CorefScorer()
+    scorer.update([[(0, 0), (2, 3)], [(5, 5)]], [[(0, 0), (2, 3), (5, 5)]])
+    scorer.update([[(0, 0), (0, 0)]], [[(0, 0)]])  # a repeated span: the documents' path
+    assert taken[0] is not None and taken[1] is None
+    first = taken[0]
+    assert isinstance(first, dict) and first["muc"] == (1.0, 1.0, 1.0, 2.0)  # one link of two
+    scorer.update([[(0, 0)]], [[(0, 0)]], doc_id="named")
+    with pytest.raises(InputError, match="'named' was already scored"):
+        scorer.update([[(0, 0)]], [[(0, 0)]], doc_id="named")
+    assert len(taken) == 3 and len(scorer.document_statistics) == 3

@@ -160,13 +160,26 @@ class ListTable(NamedTuple):
 def list_table(key: Document, response: Document) -> ListTable | None:
     """The table of one key/response document pair as lists; ``None`` when a span
     occurs twice on a side (``build_table`` then gives each metric its reading)."""
-    key_of = {span: i for i, entity in enumerate(key.entities) for span in entity}
-    key_total = sum(map(len, key.entities))
-    response_total = sum(map(len, response.entities))
-    if len(key_of) < key_total or len(set(chain.from_iterable(response.entities))) < response_total:
+    return spans_list_table(key.entities, response.entities, key=key, response=response)
+
+
+def spans_list_table(
+    key_entities: Sequence[Sequence[Span]],
+    response_entities: Sequence[Sequence[Span]],
+    *,
+    key: Document | None = None,
+    response: Document | None = None,
+) -> ListTable | None:
+    """``list_table`` of two sides given as entities of spans (the documents, when
+    there are some, are kept in the table); ``None`` when a span occurs twice on
+    a side."""
+    key_of = {span: i for i, entity in enumerate(key_entities) for span in entity}
+    key_total = sum(map(len, key_entities))
+    response_total = sum(map(len, response_entities))
+    if len(key_of) < key_total or len(set(chain.from_iterable(response_entities))) < response_total:
         return None
     return entity_list_table(
-        key_of, list(map(len, key.entities)), response.entities, key=key, response=response
+        key_of, list(map(len, key_entities)), response_entities, key=key, response=response
     )
 
 
@@ -535,6 +548,7 @@ __all__ = [
     "segment_counts",
     "segment_ordered_sums",
     "segment_totals",
+    "spans_list_table",
     "stack_tables",
     "table_of_lists",
 ]

@@ -348,10 +348,9 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     through their ``tolist()``, so that a float or boolean array is refused as
     a list of floats or booleans would be.
     """
-    if type(clusters) is list or type(clusters) is tuple:
-        plain = _plain_entities(clusters)
-        if plain is not None and all(plain):  # the usual input, checked in one pass
-            return Document(doc_id=doc_id, entities=tuple(plain), labels=_labels(len(plain)))
+    plain = plain_entities(clusters)
+    if plain is not None:  # the usual input, checked in one pass
+        return Document(doc_id=doc_id, entities=plain, labels=_labels(len(plain)))
     where = f"{side} document {doc_id!r}"
     clusters = _plain(clusters)
     if isinstance(clusters, (str, bytes)) or not isinstance(clusters, Sequence):
@@ -364,10 +363,10 @@ def document_from_clusters(doc_id: str, clusters: ClusterInput, *, side: str) ->
     for ci, cluster in enumerate(clusters):
         label = str(ci)
         entity_type = None
-        plain = _plain_entities((cluster,))
-        if plain is not None:  # (start, end) pairs of ints, nothing else
-            if plain[0]:
-                entities.append(plain[0])
+        pairs = _plain_entities((cluster,))
+        if pairs is not None:  # (start, end) pairs of ints, nothing else
+            if pairs[0]:
+                entities.append(pairs[0])
                 labels.append(label)
                 types.append(entity_type)
                 facts.append(None)
@@ -489,6 +488,19 @@ def _labels(count: int) -> tuple[str, ...]:
     if len(_LABELS) < count:
         _LABELS = tuple(str(i) for i in range(max(count, 2 * len(_LABELS))))
     return _LABELS[:count]
+
+
+def plain_entities(clusters: object) -> tuple[tuple[Span, ...], ...] | None:
+    """The entities of ``clusters`` when they are the usual input: a list or tuple
+    of non-empty lists or tuples of valid ``(start, end)`` pairs of Python ints,
+    checked in one pass; ``None`` for anything else (``document_from_clusters``
+    reads or refuses it)."""
+    if type(clusters) is not list and type(clusters) is not tuple:
+        return None
+    plain = _plain_entities(clusters)
+    if plain is None or not all(plain):
+        return None
+    return tuple(plain)
 
 
 def _plain_entities(clusters: Sequence[Any]) -> list[tuple[Span, ...]] | None:

@@ -22,6 +22,7 @@ from .model import (
     MentionTable,
     corpus_from_mapping,
     document_from_clusters,
+    plain_entities,
 )
 from .pipeline import Statistics, evaluate, min_span_warning
 from .result import ScoreResult, build_result
@@ -93,7 +94,20 @@ class CorefScorer:
         accepts. Returns that document's statistics and adds them to the state.
         Without ``doc_id`` the document is anonymous (see the class).
         """
+        from .engines.objects import score_plain_entities
+
         name = doc_id if doc_id is not None else self._free_name()
+        # The usual input (lists of (start, end) pairs of ints) is scored without
+        # documents when their preparation would change nothing (a training loop
+        # calls this every step); anything else takes the documents' path.
+        key_entities = plain_entities(key_clusters)
+        response_entities = plain_entities(response_clusters)
+        if key_entities is not None and response_entities is not None:
+            self._check_new(name)
+            stats = score_plain_entities(key_entities, response_entities, self.evaluation)
+            if stats is not None:
+                self._store(name, stats, anonymous=doc_id is None)
+                return stats
         key = document_from_clusters(name, key_clusters, side="key")
         response = document_from_clusters(name, response_clusters, side="response")
         return self._add(key, response, anonymous=doc_id is None)
@@ -105,10 +119,7 @@ class CorefScorer:
     def _add(self, key: Document, response: Document, *, anonymous: bool) -> Statistics:
         from .engines.objects import score_pair
 
-        if key.doc_id in self._documents and key.doc_id not in self._anonymous:
-            raise InputError(
-                f"document {key.doc_id!r} was already scored; call reset() or give another doc_id"
-            )
+        self._check_new(key.doc_id)
         if not self._min_span_warned:
             warned = min_span_warning(self.evaluation, (key,))
             if warned is not None:
@@ -117,6 +128,12 @@ class CorefScorer:
         stats = score_pair(key, response, self.evaluation, self._warnings)
         self._store(key.doc_id, stats, anonymous=anonymous)
         return stats
+
+    def _check_new(self, doc_id: str) -> None:
+        if doc_id in self._documents and doc_id not in self._anonymous:
+            raise InputError(
+                f"document {doc_id!r} was already scored; call reset() or give another doc_id"
+            )
 
     def _free_name(self) -> str:
         """The first of ``doc0``, ``doc1``, ... that no document of this scorer has."""

@@ -16,11 +16,12 @@ from ..contingency import (
     ListTable,
     build_table,
     list_table,
+    spans_list_table,
     stack_tables,
     table_of_lists,
 )
 from ..evaluation import Evaluation
-from ..model import Corpus, Document
+from ..model import Corpus, Document, Span
 from ..pipeline import (
     Pairing,
     Statistics,
@@ -56,6 +57,49 @@ def score_pair(
             return _list_statistics(lists, evaluation)
     table = build_table(key, response)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+
+
+def score_plain_entities(
+    key_entities: Sequence[Sequence[Span]],
+    response_entities: Sequence[Sequence[Span]],
+    evaluation: Evaluation,
+) -> Statistics | None:
+    """``score_pair`` on two sides given as entities of spans, without making
+    documents, when nothing of the pair's preparation applies: the evaluation's
+    regime is the standard one, no span repeats (so no duplicates policy acts),
+    every metric has a built-in list formula and the pair is small. ``None``
+    otherwise: the caller then makes the documents and calls ``score_pair``
+    (``CorefScorer.update`` on a model's clusters, every step of training)."""
+    if not _plain_ready(evaluation):
+        return None
+    mentions = sum(map(len, key_entities)) + sum(map(len, response_entities))
+    if mentions > LIST_MENTIONS:
+        return None
+    lists = spans_list_table(key_entities, response_entities)
+    if lists is None:
+        return None
+    return _list_statistics(lists, evaluation)
+
+
+def _plain_ready(evaluation: Evaluation) -> bool:
+    """Whether ``score_plain_entities`` may score for ``evaluation``: what
+    ``_prepared`` does to a pair without repeated spans, optional mentions or
+    split antecedents is then nothing, and no list formula reads the documents."""
+
+    def ready() -> bool:
+        return (
+            evaluation.compat != "corefud"
+            and evaluation.regime.is_standard
+            and evaluation.split_antecedents != "only"
+            and _by_lists(evaluation)
+            and not _requires(evaluation)
+            and all(
+                getattr(m.list_statistics, "__module__", "").startswith("corefscore.metrics.")
+                for m in evaluation.metrics
+            )
+        )
+
+    return evaluation.memo("plain entities", ready)
 
 
 def plain_statistics(
