@@ -20,6 +20,8 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contingency import (
@@ -373,13 +375,10 @@ def _list_components(table: ListTable) -> _ListComponents:
     rows, cols = table.rows, table.cols
     row_degree = Counter(rows)
     col_degree = Counter(cols)
-    lone: list[int] = []
-    rest: list[int] = []
-    for cell, (r, c) in enumerate(zip(rows, cols)):
-        if row_degree[r] == 1 and col_degree[c] == 1:
-            lone.append(cell)
-        else:
-            rest.append(cell)
+    # A cell alone in its row and its column is a component of its own.
+    alone = [row_degree[r] == 1 and col_degree[c] == 1 for r, c in zip(rows, cols)]
+    lone = list(compress(range(len(rows)), alone))
+    rest = list(compress(range(len(rows)), map(not_, alone)))
     simple: list[list[int]] = []
     solved: list[tuple[list[int], _ComponentLayout]] = []
     if rest:
@@ -408,19 +407,13 @@ def _list_components(table: ListTable) -> _ListComponents:
                 members.append((r, cols[cell], cell))
         for members in groups.values():
             members.sort()
-            cells = [cell for _, _, cell in members]
-            first_row, first_col = members[0][0], members[0][1]
-            if all(r == first_row for r, _, _ in members) or all(
-                c == first_col for _, c, _ in members
-            ):
+            member_rows, member_cols, cells = map(list, zip(*members))
+            if member_rows.count(member_rows[0]) == len(members) or member_cols.count(
+                member_cols[0]
+            ) == len(members):
                 simple.append(cells)
             else:
-                solved.append(
-                    (
-                        cells,
-                        _ComponentLayout.of([r for r, _, _ in members], [c for _, c, _ in members]),
-                    )
-                )
+                solved.append((cells, _ComponentLayout.of(member_rows, member_cols)))
     found = table.memo["ceaf components"] = _ListComponents(lone, simple, solved)
     return found
 
