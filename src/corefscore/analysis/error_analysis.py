@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
@@ -369,6 +369,9 @@ class _Merge:
     whole: _Cluster
 
 
+_Change = TypeVar("_Change", _Split, _Merge)
+
+
 class _Document:
     """The analysis of one document, on the analyser's mentions."""
 
@@ -530,21 +533,8 @@ class _Document:
                     merges.remove(merge)
                     introduces.remove(introduce)
         # The pieces an entity stays as, or grows from (its anchor's): not errors.
-        # (No two splits or merges of a group are equal: filtering keeps the rest
-        # in order without a search of the list per piece.)
-        same_anchor = self._same_anchor
-        staying = [s for s in splits if same_anchor(s.part, s.whole)]
-        if staying:
-            splits = [s for s in splits if not same_anchor(s.part, s.whole)]
-            for s in staying:
-                if s.part in removes:
-                    removes.remove(s.part)
-        growing = [g for g in merges if same_anchor(g.part, g.whole)]
-        if growing:
-            merges = [g for g in merges if not same_anchor(g.part, g.whole)]
-            for g in growing:
-                if g.part in introduces:
-                    introduces.remove(g.part)
+        splits = self._without_anchored(splits, removes)
+        merges = self._without_anchored(merges, introduces)
         # Extra mentions: what is still split off alone.
         extra_mentions = [s for s in splits if len(s.part) == 1 and s.nowhere]
         for s in extra_mentions:
@@ -593,6 +583,19 @@ class _Document:
             "missing_mention": missing_mentions,
             "missing_entity": missing_entities,
         }
+
+    def _without_anchored(self, changes: list[_Change], listed: list[_Cluster]) -> list[_Change]:
+        """``changes`` but those whose part holds its whole's anchor, whose parts
+        leave ``listed`` too. (No two changes of a group are equal: filtering
+        keeps the rest in order without a search of the list per change.)"""
+        kept = []
+        for change in changes:
+            if self._same_anchor(change.part, change.whole):
+                if change.part in listed:
+                    listed.remove(change.part)
+            else:
+                kept.append(change)
+        return kept
 
     def _same_anchor(self, part: _Cluster, whole: _Cluster) -> bool:
         """Whether ``part`` (a subset of ``whole``) has ``whole``'s anchor, or, both
