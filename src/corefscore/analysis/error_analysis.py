@@ -370,6 +370,7 @@ class _Merge:
 
 
 _Change = TypeVar("_Change", _Split, _Merge)
+_UNSEEN = object()
 
 
 class _Document:
@@ -640,6 +641,7 @@ class _Document:
             if tracked and old is not None:
                 members[old].discard(m)
 
+        earliest: dict[_Cluster, Any] = {}
         for category in CATEGORIES[1:]:
             for changes in groups:
                 for change in changes[category]:
@@ -676,13 +678,19 @@ class _Document:
                                     assign(other, entity)
                     elif category == "missing_mention":
                         (m,) = change.part
-                        present = [x for x in change.whole if x in state]
-                        if present:
-                            assign(m, state[min(present)])
+                        # The earliest of the entity's mentions in the response: found
+                        # once per entity, then kept (this pass only adds mentions).
+                        first = earliest.get(change.whole, _UNSEEN)
+                        if first is _UNSEEN:
+                            first = min((x for x in change.whole if x in state), default=None)
+                        if first is not None:
+                            assign(m, state[first])
+                            earliest[change.whole] = min(first, m)
                         else:
                             entity = next(fresh)
                             assign(min(change.whole), entity)
                             assign(m, entity)
+                            earliest[change.whole] = min(change.whole)
                     else:  # missing_entity
                         entity = next(fresh)
                         for m in change:
