@@ -57,11 +57,10 @@ import numpy as np
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import iter_blocks
-from .files import check_line_ends
+from .files import NEWDOC, check_line_ends, newdoc_id
 
 DEFAULT_ATTRIBUTES = ("eid", "etype", "head", "other")
 
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.*?))?\s*$")
 _GLOBAL_ENTITY = re.compile(r"#\s*global\.Entity\s*=\s*(.*?)\s*$")
 # udapi's reading: the first non-space run after "sent_id" and an optional "=".
 _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
@@ -454,7 +453,7 @@ def _sentence_ids(
             if match:
                 events.append((line, 0, match.group(1)))
                 continue
-        if b"newdoc" in text and _NEWDOC.match(text.decode("utf-8")):
+        if b"newdoc" in text and NEWDOC.match(text.decode("utf-8")):
             events.append((line, 1, None))
     for line in node_lines[starts_sentence].tolist():
         events.append((line, 2, None))
@@ -1308,18 +1307,10 @@ class _Reader:
                     self.doc.next_sent_id = match.group(1)
                 return
         if "newdoc" in line:
-            match = _NEWDOC.match(line)
+            match = NEWDOC.match(line)
             if match:
                 self.close()
-                doc_id = (match.group(1) or "").strip()
-                if not doc_id:
-                    # Named by its place, as udapi names it: a key and a response
-                    # with bare '# newdoc' lines then pair document by document.
-                    doc_id = str(len(self.documents) + 1)
-                    self.warnings.append(
-                        f"{self.source}:{lineno}: '# newdoc' without an id; "
-                        f"document named {doc_id!r} (its place in the file)"
-                    )
+                doc_id = newdoc_id(match, len(self.documents), self.source, lineno, self.warnings)
                 self.start(doc_id, lineno)
                 return
         if "global.Entity" in line:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -130,3 +131,24 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
             raise InputError(
                 f"cannot write ({exc.strerror or exc})", path=os.fspath(path)
             ) from None
+
+
+# A '# newdoc' comment of CoNLL-U and UA files, with its optional id.
+NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.*?))?\s*$")
+
+
+def newdoc_id(
+    match: re.Match[str], documents: int, source: str, lineno: int, warnings: list[str]
+) -> str:
+    """The document id of a ``NEWDOC`` match: its id, or, without one, its place in
+    the file (``documents`` before it, plus one, as udapi names it: a key and a
+    response with bare '# newdoc' lines then pair document by document), said in
+    a warning."""
+    doc_id = (match.group(1) or "").strip()
+    if not doc_id:
+        doc_id = str(documents + 1)
+        warnings.append(
+            f"{source}:{lineno}: '# newdoc' without an id; "
+            f"document named {doc_id!r} (its place in the file)"
+        )
+    return doc_id

@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 from ..errors import InputError, UsageError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import FormsDigest, iter_blocks
-from .files import check_line_ends
+from .files import NEWDOC, check_line_ends, newdoc_id
 
 #: The layers a UA file can be read for (``read_ua(..., layer=...)``).
 LAYERS = ("identity", "discourse_deixis")
@@ -71,7 +71,6 @@ LAYERS = ("identity", "discourse_deixis")
 #: ``# global.columns`` line.
 DEFAULT_COLUMNS = {"FORM": 1, "IDENTITY": 10, "BRIDGING": 11, "DISCOURSE_DEIXIS": 12}
 
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.*?))?\s*$")
 _COLUMNS = re.compile(r"#\s*global\.columns\s*=\s*(.*?)\s*$")
 _PSEUDO = "-Pseudo"
 # Min=N or Min=N,M; N-M too, which the UA scorer v1 cannot read.
@@ -319,20 +318,14 @@ class _Reader:
 
     def comment(self, line: str, lineno: int) -> None:
         if "newdoc" in line:
-            match = _NEWDOC.match(line)
+            match = NEWDOC.match(line)
             if match:
                 if self.doc is not None and self.doc.implicit:
                     # The file has a '# newdoc' after all: its first token lines
                     # belong to no document (the UA scorer adds them to the next one).
                     raise self.outside(self.doc.line)
                 self.close()
-                doc_id = (match.group(1) or "").strip()
-                if not doc_id:
-                    doc_id = str(len(self.documents) + 1)
-                    self.warnings.append(
-                        f"{self.source}:{lineno}: '# newdoc' without an id; "
-                        f"document named {doc_id!r} (its place in the file)"
-                    )
+                doc_id = newdoc_id(match, len(self.documents), self.source, lineno, self.warnings)
                 self.start(doc_id, lineno, implicit=False)
                 return
         if "global.columns" in line:
