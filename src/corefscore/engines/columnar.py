@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import chain
 
 import numpy as np
 
@@ -218,8 +219,6 @@ def labelled_segments_table(
     made in a few array operations instead of a Python loop per mention (the
     error analysis' corrected responses: thousands of small tables).
     """
-    from itertools import chain
-
     n = len(labels)
     sizes = np.array([len(x) for x in labels], dtype=np.int64)
     total = int(sizes.sum())
