@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
-from .files import check_line_ends, open_binary
+from .files import check_line_ends, first_sight, open_binary
 
 if TYPE_CHECKING:
     import numpy as np
@@ -530,14 +530,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
     def close(builder: _DocumentBuilder, ntok: int) -> None:
         if visited < ntok:
             builder.all_tab = False  # some line ended in a '-' field
-        if builder.doc_id in first_seen:
-            raise InputError(
-                f"document id {builder.doc_id!r} appears twice in this file "
-                f"(first at line {first_seen[builder.doc_id]})",
-                path=source,
-                line=builder.begin_line,
-            )
-        first_seen[builder.doc_id] = builder.begin_line
+        first_sight(first_seen, builder.doc_id, builder.begin_line, source)
         documents[builder.doc_id] = builder.finish(ntok)
 
     for block in blocks:

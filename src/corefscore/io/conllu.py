@@ -57,7 +57,7 @@ import numpy as np
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import iter_blocks
-from .files import NEWDOC, check_line_ends, newdoc_id
+from .files import NEWDOC, check_line_ends, first_sight, newdoc_id
 
 DEFAULT_ATTRIBUTES = ("eid", "etype", "head", "other")
 
@@ -1232,13 +1232,7 @@ class _Reader:
             )
 
     def start(self, doc_id: str, lineno: int) -> _DocumentBuilder:
-        if doc_id in self.first_seen:
-            raise self.error(
-                f"document id {doc_id!r} appears twice in this file "
-                f"(first at line {self.first_seen[doc_id]})",
-                lineno,
-            )
-        self.first_seen[doc_id] = lineno
+        first_sight(self.first_seen, doc_id, lineno, self.source)
         self.doc = _DocumentBuilder(doc_id, lineno, self.source, self.attributes, self.nodes)
         self.doc.next_sent_id, self.pending_sent_id = self.pending_sent_id, None
         return self.doc

@@ -152,3 +152,16 @@ def newdoc_id(
             f"document named {doc_id!r} (its place in the file)"
         )
     return doc_id
+
+
+def first_sight(first_seen: dict[str, int], doc_id: str, lineno: int, path: str) -> None:
+    """Record that document ``doc_id`` begins at line ``lineno``; a document id that
+    was seen before is an error at that line (every reader says it alike)."""
+    if doc_id in first_seen:
+        raise InputError(
+            f"document id {doc_id!r} appears twice in this file "
+            f"(first at line {first_seen[doc_id]})",
+            path=path,
+            line=lineno,
+        )
+    first_seen[doc_id] = lineno

@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 from ..errors import InputError, UsageError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import FormsDigest, iter_blocks
-from .files import NEWDOC, check_line_ends, newdoc_id
+from .files import NEWDOC, check_line_ends, first_sight, newdoc_id
 
 #: The layers a UA file can be read for (``read_ua(..., layer=...)``).
 LAYERS = ("identity", "discourse_deixis")
@@ -339,13 +339,7 @@ class _Reader:
                 self.column_names = names
 
     def start(self, doc_id: str, lineno: int, *, implicit: bool) -> _Document:
-        if doc_id in self.first_seen:
-            raise self.error(
-                f"document id {doc_id!r} appears twice in this file "
-                f"(first at line {self.first_seen[doc_id]})",
-                lineno,
-            )
-        self.first_seen[doc_id] = lineno
+        first_sight(self.first_seen, doc_id, lineno, self.source)
         self.doc = _Document(doc_id, lineno, implicit)
         self.doc.has_forms = self.forms_present
         return self.doc
