@@ -19,10 +19,10 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from itertools import pairwise
-from typing import TYPE_CHECKING
+from itertools import chain, pairwise
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
@@ -103,7 +103,7 @@ def read_conll(
     is unchanged, and costs the same; the syntax is a second pass.
     """
     name = os.fspath(path)
-    corpus = _read_blocks(iter_blocks(name, _BLOCK), name)
+    corpus = _read_coreference(lambda: iter_blocks(name, _BLOCK), name)
     if syntax or head_column is not None:
         corpus = _with_syntax(corpus, read_syntax(iter_blocks(name), name, head_column))
     return corpus
@@ -121,10 +121,25 @@ def read_conll_text(
     ``syntax`` and ``head_column`` are as for ``read_conll``.
     """
     data = text.encode("utf-8")
-    corpus = _read_blocks(iter((data,)), source)
+    corpus = _read_coreference(lambda: iter((data,)), source)
     if syntax or head_column is not None:
         corpus = _with_syntax(corpus, read_syntax(iter((data,)), source, head_column))
     return corpus
+
+
+def _read_coreference(blocks: Callable[[], Iterator[bytes]], source: str) -> Corpus:
+    """Read by arrays (``conll_arrays``) when the file is large enough to load
+    numpy for, and line by line when it is small or when the arrays hand it back
+    (an error or a warning to report, or a layout they leave alone)."""
+    first = blocks()
+    head = next(first, b"")
+    rest = chain((head,), first)
+    if len(head) <= _PLAIN_BYTES:
+        return _read_blocks(rest, source)
+    from .conll_arrays import read_by_arrays
+
+    corpus = read_by_arrays(rest, source)
+    return corpus if corpus is not None else _read_blocks(blocks(), source)
 
 
 class _DocumentBuilder:
@@ -278,7 +293,7 @@ class FormsDigest:
         self.chars = zlib.crc32(b"".join(encoded), self.chars)
         self.lengths = zlib.crc32(_lengths([len(w) for w in encoded]), self.lengths)
 
-    def add_lines(self, lines: _Lines | _PlainLines, lo: int, hi: int) -> None:
+    def add_lines(self, lines: WordLines, lo: int, hi: int) -> None:
         """Add the words of the token lines ``lo <= k < hi`` of a block."""
         if not self.present or hi <= lo:
             return
@@ -311,6 +326,16 @@ def _layout(first_field: bytes) -> int:
 # The two kinds of line facts below must agree exactly (tests/io/test_conll_lines.py):
 # the forms digest of a file must not depend on how its blocks were read.
 _Words = tuple[int, bytes | None, bytes | None]
+
+
+class WordLines(Protocol):
+    """A block's lines as the forms digest reads them."""
+
+    def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
+        """The word field of the token lines ``lo <= k < hi``: (layout, the words'
+        bytes one after the other, their lengths as little-endian 32-bit
+        integers); the bytes ``None`` when a line lacks that field; ``None``
+        without token lines."""
 
 
 class _Lines:

@@ -1,0 +1,418 @@
+"""The CoNLL reader's array path: a whole file's coreference brackets paired by
+array operations instead of line by line.
+
+It handles the files that the line-by-line reader (``conll._read_blocks``)
+reads without an error or a warning, and returns exactly that reader's corpus:
+the same entities, spans, labels, source lines, reading order, token counts and
+forms digests. On anything else (an error or a warning to report, or a rare
+layout it leaves alone: a trailing tab, a split-antecedent item, a field with
+white space inside, a label longer than 17 digits, a vertical tab or form feed,
+a lone carriage return) it returns ``None``, and the caller reads the file again
+line by line, which reports the problem exactly as before
+(``tests/io/test_conll_arrays.py`` checks both halves on random files).
+
+Why arrays: per mention, the line-by-line reader spends about a microsecond in
+Python (field lookup, entity dictionary, bracket stacks), five times what
+reading and splitting the lines costs. Here every coreference field of a block
+is gathered into one byte array, its items are found as runs of digits with
+their brackets, and the brackets of each entity are paired at the end of the
+file by sorting them on their nesting depth: for one label, an opening whose
+depth after it is d closes at the next closing whose depth before it is d.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+from ..model import Corpus, Document, Span
+from .conll import _BEGIN, _END, FormsDigest, _check_start, _layout, _validate_text, _Words
+from .files import first_sight
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    _Ints = npt.NDArray[np.int64]
+else:
+    from .._numpy import np
+
+# A label is kept as value * 32 + number of digits: "07" and "7" are different
+# labels, as in the line-by-line reader, which keeps them as strings.
+_LABEL_DIGITS = 17
+_DIGITS_BITS = 5
+
+_SINGLE, _OPENING, _CLOSING = 0, 1, 2
+
+
+class _Unhandled(Exception):
+    """The file needs the line-by-line reader."""
+
+
+# Plain classes, not dataclasses: this module is imported while a file is read,
+# and each dataclass costs about a millisecond to create.
+class _DocumentStart:
+    __slots__ = ("base", "begin_line", "doc_id", "forms", "token_count")
+
+    def __init__(self, doc_id: str, begin_line: int, base: int):
+        self.doc_id = doc_id
+        self.begin_line = begin_line
+        #: Token lines of the file before the document.
+        self.base = base
+        self.token_count = 0
+        self.forms = FormsDigest()
+
+
+class _Items:
+    """The coreference items of one block, in the order of their bytes."""
+
+    __slots__ = ("kind", "label", "lineno", "token")
+
+    def __init__(self, label: _Ints, kind: _Ints, lineno: _Ints, token: _Ints):
+        self.label = label
+        self.kind = kind
+        self.lineno = lineno
+        #: Token lines of the file before the item's line.
+        self.token = token
+
+
+def read_by_arrays(blocks: Iterator[bytes], source: str) -> Corpus | None:
+    """The corpus of a CoNLL file given as blocks of whole lines, or ``None``
+    when the line-by-line reader must read it (see the module's docstring)."""
+    try:
+        return _read(blocks, source)
+    except (_Unhandled, InputError):
+        return None
+
+
+def _read(blocks: Iterator[bytes], source: str) -> Corpus:
+    starts: list[_DocumentStart] = []
+    parts: list[_Items] = []
+    doc: _DocumentStart | None = None
+    offset = 0  # lines of the file before the block
+    tokens = 0  # token lines of the file before the block
+    first_block = True
+    for block in blocks:
+        if first_block:
+            block = _check_start(block, source)
+            first_block = False
+            if not block:
+                continue
+        _validate_text(block, source, offset)
+        lines = _Block(block)
+        before = lines.tokens_before
+        lo = 0  # first line not yet known to be inside a document
+        doc_from = 0  # first line of the current document in this block
+        for k, start, end in lines.comments():
+            line = block[start:end].decode("utf-8")
+            if doc is not None:
+                if _END.search(line):
+                    doc.forms.add_lines(lines, doc_from, k)
+                    doc.token_count = tokens + int(before[k]) - doc.base
+                    doc = None
+                    lo = k + 1
+                elif _BEGIN.match(line):
+                    raise _Unhandled
+                continue
+            if before[k] != before[lo]:
+                raise _Unhandled  # a token line outside a document
+            lo = k + 1
+            match = _BEGIN.match(line)
+            if match:
+                doc = _DocumentStart(
+                    match.group(1).strip(), offset + k + 1, tokens + int(before[k])
+                )
+                starts.append(doc)
+                doc_from = k + 1
+            elif _END.search(line):
+                raise _Unhandled
+        if doc is not None:
+            doc.forms.add_lines(lines, doc_from, lines.count)
+        elif before[lines.count] != before[lo]:
+            raise _Unhandled
+        parts.append(_block_items(block, lines, offset, tokens))
+        offset += lines.count
+        tokens += int(before[-1])
+    if doc is not None or not starts:
+        raise _Unhandled  # no '#end document' (a warning), or no document (an error)
+    return _corpus(starts, parts, source)
+
+
+class _Block:
+    """The lines and fields of one block of whole lines, found with array
+    operations: the facts of ``conll._Lines``, for blocks whose only control
+    bytes are tabs, newlines and carriage returns before a newline (any other
+    is refused: ``bytes.split`` cuts at some of them, the fields here at all)."""
+
+    def __init__(self, block: bytes):
+        data = np.frombuffer(block, dtype=np.uint8)
+        newlines = np.flatnonzero(data == 10)
+        white = data <= 32
+        has_tab = b"\t" in block
+        controls = len(newlines)
+        if has_tab:
+            controls += int(np.count_nonzero(data == 9))
+        returns = block.count(b"\r") if b"\r" in block else 0
+        if int(np.count_nonzero(data < 32)) != controls + returns:
+            raise _Unhandled  # another control byte
+        if returns and returns != block.count(b"\r\n"):
+            raise _Unhandled  # a carriage return that does not end a line
+        count = len(newlines) + (not block.endswith(b"\n"))
+        starts = np.zeros(count, dtype=np.int64)
+        starts[1:] = newlines[: count - 1] + 1
+        # Field edges: where white space begins or ends. A block starts at a
+        # line's start, and ends in white space or at its end.
+        edges = np.flatnonzero(white[1:] != white[:-1])
+        edges += 1
+        if white[0]:
+            self.field_starts = edges[0::2]
+            self.field_ends = edges[1::2]
+        else:
+            self.field_starts = np.empty((len(edges) + 2) // 2, dtype=np.int64)
+            self.field_starts[0] = 0
+            self.field_starts[1:] = edges[1::2]
+            self.field_ends = edges[0::2]
+        if len(self.field_ends) < len(self.field_starts):
+            self.field_ends = np.append(self.field_ends, len(data))
+        firsts = np.searchsorted(self.field_starts, starts)
+        #: The first field of each line, and one past the last line's last.
+        self.first_field = np.append(firsts, len(self.field_starts))
+        fields = np.diff(self.first_field)
+        comment = data[np.minimum(starts, len(data) - 1)] == 35
+        self.token = (fields > 0) & ~comment
+        self.tokens_before = np.zeros(count + 1, dtype=np.int64)
+        np.cumsum(self.token, out=self.tokens_before[1:])
+        self.block = block
+        self.data = data
+        self.starts = starts
+        self.newlines = newlines
+        self.comment = comment
+        self.count = count
+        self.has_tab = has_tab
+        self._words: dict[int, tuple[_Ints, _Ints, bytes, bytes]] = {}
+
+    def comments(self) -> Iterator[tuple[int, int, int]]:
+        """(line, start, end) of the comment lines, the end before a final CR."""
+        lines = np.flatnonzero(self.comment)
+        block = self.block
+        for k, start in zip(lines.tolist(), self.starts[lines].tolist()):
+            end = block.find(b"\n", start)
+            if end < 0:
+                end = len(block)
+            if block[end - 1 : end] == b"\r":
+                end -= 1
+            yield k, start, end
+
+    def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
+        """As ``conll._Lines.words``, sliced from the whole block's words."""
+        first, last = int(self.tokens_before[lo]), int(self.tokens_before[hi])
+        if first == last:
+            return None
+        if layout is None:
+            line = int(np.flatnonzero(self.token[lo:hi])[0]) + lo
+            field = int(self.first_field[line])
+            layout = _layout(self.block[self.field_starts[field] : self.field_ends[field]])
+        missing, offsets, chars, lengths = self._block_words(layout)
+        if missing[last] != missing[first]:
+            return layout, None, None
+        return (
+            layout,
+            chars[offsets[first] : offsets[last]],
+            lengths[4 * first : 4 * last],
+        )
+
+    def _block_words(self, layout: int) -> tuple[_Ints, _Ints, bytes, bytes]:
+        """For every token line, in order: how many before it lack the word
+        field, where its word starts in the words' bytes; those bytes and the
+        words' lengths."""
+        known = self._words.get(layout)
+        if known is not None:
+            return known
+        lines = np.flatnonzero(self.token)
+        fields = self.first_field[lines + 1] - self.first_field[lines]
+        # The word must exist and must not be the line's last (coreference) field.
+        has = fields > layout + 1
+        missing = np.zeros(len(lines) + 1, dtype=np.int64)
+        np.cumsum(~has, out=missing[1:])
+        at = np.minimum(self.first_field[lines] + layout, len(self.field_starts) - 1)
+        starts = np.where(has, self.field_starts[at], 0)
+        sizes = np.where(has, self.field_ends[at] - self.field_starts[at], 0)
+        offsets = np.zeros(len(lines) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        shift = np.repeat(starts - offsets[:-1], sizes)
+        chars = self.data[np.arange(int(offsets[-1])) + shift].tobytes()
+        known = missing, offsets, chars, sizes.astype("<i4").tobytes()
+        self._words[layout] = known
+        return known
+
+
+def _block_items(block: bytes, lines: _Block, offset: int, tokens: int) -> _Items:
+    data = lines.data
+    candidates = np.flatnonzero(lines.token)
+    last = lines.first_field[candidates + 1] - 1
+    field_starts = lines.field_starts[last]
+    field_ends = lines.field_ends[last]
+    if lines.has_tab:
+        _check_tab_fields(block, lines, candidates, field_starts, field_ends)
+    sizes = field_ends - field_starts
+    first_byte = data[field_starts]
+    coreference = (sizes > 1) | ((first_byte != 45) & (first_byte != 95))  # not "-" or "_"
+    candidates = candidates[coreference]
+    field_starts = field_starts[coreference]
+    sizes = sizes[coreference]
+    if not len(candidates):
+        empty = np.zeros(0, dtype=np.int64)
+        return _Items(empty, empty, empty, empty)
+    # The fields one after the other, each followed by a newline.
+    widths = sizes + 1
+    ends = np.cumsum(widths)
+    shift = np.repeat(field_starts - (ends - widths), widths)
+    gathered = data[np.minimum(np.arange(int(ends[-1])) + shift, len(data) - 1)]
+    gathered[ends - 1] = 10
+    label, kind, at = _items(gathered)
+    line = candidates[np.searchsorted(ends, at, side="right")]
+    return _Items(label, kind, line + (offset + 1), lines.tokens_before[line] + tokens)
+
+
+def _check_tab_fields(
+    block: bytes, lines: _Block, candidates: _Ints, field_starts: _Ints, field_ends: _Ints
+) -> None:
+    """Refuse a token line whose text after its last tab, stripped, is not its
+    last field (the line-by-line reader reads that text): a trailing tab, or
+    white space inside the field or after a tab before it."""
+    data = lines.data
+    newlines = lines.newlines
+    line_ends = np.full(len(candidates), len(data), dtype=np.int64)
+    ended = candidates < len(newlines)
+    line_ends[ended] = newlines[candidates[ended]]
+    plain = (field_ends == line_ends) | (
+        (field_ends == line_ends - 1) & (data[np.minimum(field_ends, len(data) - 1)] == 13)
+    )
+    plain &= data[field_starts - 1] == 9
+    odd = np.flatnonzero(~plain)
+    for start, end, field_start in zip(
+        lines.starts[candidates[odd]].tolist(),
+        line_ends[odd].tolist(),
+        field_starts[odd].tolist(),
+    ):
+        tab = block.rfind(b"\t", start, end)
+        if tab >= 0 and tab + 1 != field_start:
+            raise _Unhandled
+
+
+_POWERS = [10**e for e in range(_LABEL_DIGITS)]
+
+
+def _items(fields: npt.NDArray[np.uint8]) -> tuple[_Ints, _Ints, _Ints]:
+    """The items of newline-ended coreference fields: each one's label, kind
+    and position. The grammar is the line-by-line reader's: items ``(N)``,
+    ``(N`` and ``N)``, joined by ``|`` or run together, so each run of digits is
+    one item, opening when a ``(`` precedes it, closing when a ``)`` follows."""
+    digit = (fields >= 48) & (fields <= 57)
+    opening = fields == 40
+    closing = fields == 41
+    if not (digit | opening | closing | (fields == 124) | (fields == 10)).all():
+        raise _Unhandled
+    if not digit[np.flatnonzero(opening) + 1].all() or not digit[np.flatnonzero(closing) - 1].all():
+        raise _Unhandled  # a bracket without its number
+    edges = np.diff(digit.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
+    run_starts = np.flatnonzero(edges == 1)
+    run_ends = np.flatnonzero(edges == -1)
+    digits = run_ends - run_starts
+    if len(digits) and int(digits.max()) > _LABEL_DIGITS:
+        raise _Unhandled
+    opened = fields[run_starts - 1] == 40
+    closed = fields[run_ends] == 41
+    if not (opened | closed).all():
+        raise _Unhandled  # a bare number
+    kind = np.where(opened, np.where(closed, _SINGLE, _OPENING), _CLOSING).astype(np.int64)
+    positions = np.flatnonzero(digit)
+    run = np.repeat(np.arange(len(run_starts)), digits)
+    powers = np.array(_POWERS, dtype=np.int64)[run_ends[run] - 1 - positions]
+    values = np.add.reduceat(
+        (fields[positions] - 48).astype(np.int64) * powers, digits.cumsum() - digits
+    )
+    return (values << _DIGITS_BITS) | digits, kind, run_starts
+
+
+def _corpus(starts: list[_DocumentStart], parts: list[_Items], source: str) -> Corpus:
+    label = np.concatenate([p.label for p in parts])
+    kind = np.concatenate([p.kind for p in parts])
+    lineno = np.concatenate([p.lineno for p in parts])
+    token = np.concatenate([p.token for p in parts])
+    # The line-by-line reader's order: line by line; in a line, the one-token
+    # mentions, then the openings, then the closings, each in field order.
+    order = np.argsort(lineno * 4 + kind, kind="stable")
+    label, kind, lineno, token = label[order], kind[order], lineno[order], token[order]
+    doc = np.searchsorted(np.array([s.begin_line for s in starts]), lineno, side="right") - 1
+    token -= np.array([s.base for s in starts], dtype=np.int64)[doc]
+    n = len(label)
+    # Entities: one per (document, label), numbered by first appearance.
+    by_entity = np.lexsort((np.arange(n), label, doc))
+    entity_doc, entity_label = doc[by_entity], label[by_entity]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (entity_doc[1:] != entity_doc[:-1]) | (entity_label[1:] != entity_label[:-1])
+    group = np.empty(n, dtype=np.int64)
+    group[by_entity] = np.cumsum(new) - 1
+    appearance = np.argsort(by_entity[new])
+    rank = np.empty(len(appearance), dtype=np.int64)
+    rank[appearance] = np.arange(len(appearance))
+    rank_doc = entity_doc[new][appearance]
+    rank_label = entity_label[new][appearance]
+    entity_start = np.searchsorted(rank_doc, np.arange(len(starts) + 1)).tolist()
+    first_token = _pair_brackets(by_entity, group, kind, token)
+    mentions = np.flatnonzero(kind != _OPENING)
+    mention_rank = rank[group[mentions]]
+    mention_start = np.searchsorted(doc[mentions], np.arange(len(starts) + 1)).tolist()
+    reading = (mention_rank - np.array(entity_start[:-1], dtype=np.int64)[doc[mentions]]).tolist()
+    grouped = mentions[np.argsort(mention_rank, kind="stable")]
+    spans: list[Span] = list(zip(first_token[grouped].tolist(), token[grouped].tolist()))
+    source_lines = lineno[grouped].tolist()
+    bounds = [0, *np.cumsum(np.bincount(mention_rank, minlength=len(rank))).tolist()]
+    labels = [
+        str(value).zfill(digits)
+        for value, digits in zip((rank_label >> _DIGITS_BITS).tolist(), (rank_label & 31).tolist())
+    ]
+    documents: dict[str, Document] = {}
+    first_seen: dict[str, int] = {}
+    for d, start in enumerate(starts):
+        first_sight(first_seen, start.doc_id, start.begin_line, source)
+        entities = range(entity_start[d], entity_start[d + 1])
+        documents[start.doc_id] = Document(
+            doc_id=start.doc_id,
+            entities=tuple([tuple(spans[bounds[e] : bounds[e + 1]]) for e in entities]),
+            labels=tuple(labels[entity_start[d] : entity_start[d + 1]]),
+            lines=tuple([tuple(source_lines[bounds[e] : bounds[e + 1]]) for e in entities]),
+            reading_order=tuple(reading[mention_start[d] : mention_start[d + 1]]),
+            source=source,
+            token_count=start.token_count,
+            forms_digest=start.forms.value,
+        )
+    return Corpus(documents=documents, source=source, warnings=())
+
+
+def _pair_brackets(by_entity: _Ints, group: _Ints, kind: _Ints, token: _Ints) -> _Ints:
+    """The first token of every item's mention: its own for a one-token mention,
+    its opening's for a closing (the latest one still open, as with a stack)."""
+    brackets = by_entity[kind[by_entity] != _SINGLE]
+    first_token: _Ints = token.copy()
+    if not len(brackets):
+        return first_token
+    step = np.where(kind[brackets] == _OPENING, 1, -1)
+    depth = np.cumsum(step)
+    owner = group[brackets]
+    new = np.ones(len(brackets), dtype=bool)
+    new[1:] = owner[1:] != owner[:-1]
+    firsts = np.flatnonzero(new)
+    depth -= np.repeat((depth - step)[firsts], np.diff(np.append(firsts, len(brackets))))
+    lasts = np.append(firsts[1:], len(brackets)) - 1
+    if int(depth.min()) < 0 or depth[lasts].any():
+        raise _Unhandled  # a closing without its opening, or an opening never closed
+    level = depth + (step < 0)
+    paired = brackets[np.lexsort((np.arange(len(brackets)), level, owner))]
+    openings, closings = paired[0::2], paired[1::2]
+    if (kind[openings] != _OPENING).any() or (kind[closings] != _CLOSING).any():
+        raise _Unhandled
+    first_token[closings] = token[openings]
+    return first_token

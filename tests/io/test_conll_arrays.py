@@ -1,0 +1,285 @@
+"""The CoNLL reader's array path must give the line-by-line reader's corpus
+exactly, or hand the file back.
+
+``conll_arrays.read_by_arrays`` reads files over 256 KiB; when it returns a
+corpus, every document must equal the line-by-line reader's in every field,
+including the bookkeeping ones that equality skips (token count, forms digest,
+reading order); when the line-by-line reader raises or warns, the array path
+must return ``None`` so that the caller reports it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from corefscore.errors import InputError
+from corefscore.io import conll
+from corefscore.io.conll import _read_blocks, read_conll, read_conll_text
+from corefscore.io.conll_arrays import read_by_arrays
+from corefscore.model import Corpus
+
+from ..conftest import examples
+
+
+def facts(corpus: Corpus) -> list[tuple[object, ...]]:
+    return [
+        (
+            doc_id,
+            doc.doc_id,
+            doc.entities,
+            doc.labels,
+            doc.lines,
+            doc.reading_order,
+            doc.token_count,
+            doc.forms_digest,
+            doc.source,
+        )
+        for doc_id, doc in corpus.documents.items()
+    ]
+
+
+def by_lines(blocks: list[bytes]) -> Corpus | str:
+    """The line-by-line reader's corpus, or its error (warnings included)."""
+    try:
+        corpus = _read_blocks(iter(blocks), "f")
+    except InputError as exc:
+        return str(exc)
+    return corpus
+
+
+def assert_same(blocks: list[bytes]) -> Corpus | None:
+    expected = by_lines(blocks)
+    got = read_by_arrays(iter(blocks), "f")
+    if isinstance(expected, str) or expected.warnings:
+        assert got is None, expected
+        return None
+    if got is not None:
+        assert facts(got) == facts(expected)
+        assert got.warnings == ()
+        assert got.source == expected.source
+    return got
+
+
+LABELS = ["0", "1", "2", "7", "07", "12", "345", "99999999999999999"]
+
+
+@st.composite
+def documents(draw: st.DrawFn, *, clean: bool) -> bytes:
+    """A CoNLL text of a few documents; unless ``clean``, with the odd line that
+    the array path must refuse or read exactly as the line-by-line reader."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    separator = rng.choice(["\t", "   ", " "])
+    semeval = rng.random() < 0.2
+    short = rng.choice([0.0, 0.0, 0.0, 0.1, 1.0])
+    lines: list[str] = []
+    names = [f"d{i}" for i in range(rng.randint(1, 4))]
+    if not clean and rng.random() < 0.1:
+        names.append(names[0])  # a document id seen twice
+    for name in names:
+        lines.append(f"#begin document ({name}); part 000")
+        size = rng.randint(0, 14)
+        fields: list[list[str]] = [[] for _ in range(size)]
+        for _ in range(rng.randint(0, 6) if size else 0):
+            start = rng.randrange(size)
+            end = min(size - 1, start + rng.choice([0, 0, 1, 2, 4]))
+            label = rng.choice(LABELS)
+            if start == end:
+                fields[start].append(f"({label})")
+            else:
+                fields[start].append(f"({label}")
+                fields[end].append(f"{label})")
+        for i, items in enumerate(fields):
+            rng.shuffle(items)
+            joiner = rng.choice(["|", "|", ""])
+            coreference = joiner.join(items) if items else rng.choice(["-", "-", "_"])
+            word = rng.choice(["w", "Jo", "é", "12", "x-y"])
+            head = [str(i + 1), word] if semeval else [name, "0", str(i), word, "NN", "*"]
+            if rng.random() < short:
+                head = head[:2]  # no word field before the coreference one: no forms digest
+            lines.append(separator.join([*head, coreference]))
+            if rng.random() < 0.1:
+                lines.append("")  # a sentence break
+            if rng.random() < 0.05:
+                lines.append("# a comment")
+        lines.append("#end document")
+    if not clean:
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(lines))
+            edit = rng.choice(ODD_EDITS)
+            lines[k] = edit(lines[k], rng)
+    text = "\n".join(lines) + rng.choice(["\n", ""])
+    if rng.random() < 0.15:
+        text = text.replace("\n", "\r\n")
+    return text.encode("utf-8")
+
+
+def _field(value: str) -> Callable[[str, random.Random], str]:
+    """Replace a line's last field."""
+
+    def edit(line: str, rng: random.Random) -> str:
+        head = line.rsplit(None, 1)[0] if line.strip() else "x"
+        return head + rng.choice([" ", "\t"]) + value
+
+    return edit
+
+
+ODD_EDITS = [
+    _field("(1+2)"),
+    _field("(1+23)"),
+    _field("1"),
+    _field("((1)"),
+    _field("(1))"),
+    _field("(1 )"),
+    _field("(\u0661)"),
+    _field("(-1)"),
+    _field("(1)|-"),
+    _field("|"),
+    _field("(123456789012345678)"),
+    _field("(0007)"),
+    _field("3)"),
+    _field("(3"),
+    lambda line, rng: line + "\t",
+    lambda line, rng: line + " ",
+    lambda line, rng: line + "\r",
+    lambda line, rng: line + "\x0c",
+    lambda line, rng: "\x01" + line,
+    lambda line, rng: " " + line,
+    lambda line, rng: " \t ",
+    lambda line, rng: "",
+    lambda line, rng: "#end document",
+    lambda line, rng: "#begin document (x); part 000",
+    lambda line, rng: "stray\t0\t0\tw\tNN\t*\t-",
+    lambda line, rng: line.replace("\t", " ", 1),
+    lambda line, rng: line.replace("(", "\t(", 1),
+]
+
+
+def blocks_of(text: bytes, cuts: list[int]) -> list[bytes]:
+    """The text cut after some of its newlines (how ``iter_blocks`` hands it over)."""
+    ends = [i + 1 for i, byte in enumerate(text) if byte == 10]
+    chosen = sorted({ends[c % len(ends)] for c in cuts} if ends else set())
+    pieces, start = [], 0
+    for end in chosen:
+        if end > start:
+            pieces.append(text[start:end])
+            start = end
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
+cuts = st.lists(st.integers(0, 10_000), max_size=4)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(documents(clean=False), cuts)
+def test_the_arrays_give_the_line_reader_corpus_or_hand_the_file_back(
+    text: bytes, where: list[int]
+) -> None:
+    assert_same(blocks_of(text, where))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(documents(clean=True), cuts)
+def test_the_arrays_read_clean_files_themselves(text: bytes, where: list[int]) -> None:
+    blocks = blocks_of(text, where)
+    assume(not isinstance(by_lines(blocks), str))
+    assert assert_same(blocks) is not None
+
+
+TEXT = (
+    "#begin document (a); part 000\n"
+    "a\t0\t0\tJohn\t(0)|(12\n"
+    "a\t0\t1\tSmith\t12)\n"
+    "\n"
+    "a\t0\t2\tsaw\t(07\n"
+    "a\t0\t3\thim\t(07)|07)|(0)\n"
+    "#end document\n"
+    "#begin document (b); part 000\n"
+    "b\t0\t0\tMary\t(1\n"
+    "b\t0\t1\tAnn\t(1\n"
+    "b\t0\t2\there\t1)|1)\n"
+    "#end document\n"
+)
+
+
+def test_a_small_file_read_by_arrays() -> None:
+    corpus = read_by_arrays(iter([TEXT.encode()]), "f")
+    assert corpus is not None
+    a, b = corpus["(a); part 000"], corpus["(b); part 000"]
+    assert a.entities == (((0, 0), (3, 3)), ((0, 1),), ((3, 3), (2, 3)))
+    assert a.labels == ("0", "12", "07")
+    assert a.lines == ((2, 6), (3,), (6, 6))
+    # Line 6: the one-token mentions (07) and (0), then the closing 07).
+    assert a.reading_order == (0, 1, 2, 0, 2)
+    assert a.token_count == 4
+    # A closing bracket pairs with the latest opening of its label.
+    assert b.entities == (((1, 2), (0, 2)),)
+    assert facts(corpus) == facts(_read_blocks(iter([TEXT.encode()]), "f"))
+
+
+@pytest.mark.parametrize(
+    ("field", "why"),
+    [
+        ("(1+2)", "a split antecedent (a warning)"),
+        ("(1 )", "white space inside the field"),
+        ("(123456789012345678)", "a label of 18 digits"),
+        ("1)", "a closing bracket without its opening"),
+        ("(1", "an opening bracket never closed"),
+    ],
+)
+def test_the_arrays_hand_back_what_they_do_not_read(field: str, why: str) -> None:
+    text = TEXT.replace("Smith\t12)", f"Smith\t12)|{field}" if "(" in field else f"Smith\t{field}")
+    assert read_by_arrays(iter([text.encode()]), "f") is None, why
+
+
+def big_file(tmp_path: Path, edit: str = "") -> Path:
+    """A file over 256 KiB, which ``read_conll`` reads by arrays."""
+    path = tmp_path / "big.conll"
+    parts = [TEXT.replace("(a)", f"(a{i})").replace("(b)", f"(b{i})") for i in range(1400)]
+    text = "".join(parts)
+    if edit:
+        text = text.replace("a\t0\t1\tSmith\t12)\n", edit, 1)
+    path.write_text(text)
+    assert path.stat().st_size > conll._PLAIN_BYTES
+    return path
+
+
+def test_read_conll_reads_a_large_file_by_arrays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = big_file(tmp_path)
+    corpus = read_conll(path)
+    assert len(corpus) == 2800
+    calls: list[int] = []
+    original = conll._read_blocks
+    monkeypatch.setattr(conll, "_read_blocks", lambda *a: calls.append(1) or original(*a))
+    assert facts(read_conll(path)) == facts(corpus)
+    assert calls == []  # the line-by-line reader was not needed
+    assert facts(original(conll.iter_blocks(str(path), 1 << 16), str(path))) == facts(corpus)
+
+
+def test_an_error_in_a_large_file_is_reported_by_the_line_reader(tmp_path: Path) -> None:
+    path = big_file(tmp_path, "a\t0\t1\tSmith\t12))\n")
+    with pytest.raises(InputError, match=r"big.conll:3: bad coreference field '12\)\)'"):
+        read_conll(path)
+
+
+def test_a_warning_in_a_large_file_is_given_by_the_line_reader(tmp_path: Path) -> None:
+    path = big_file(tmp_path, "a\t0\t1\tSmith\t12)|(1+2)\n")
+    corpus = read_conll(path)
+    assert corpus.warnings == (f"{path}:3: skipped split-antecedent item '(1+2)'",)
+    assert corpus["(a0); part 000"].entities[1] == ((0, 1),)
+
+
+def test_read_conll_text_takes_the_same_paths() -> None:
+    text = "".join(TEXT.replace("(a)", f"(a{i})").replace("(b)", f"(b{i})") for i in range(1400))
+    assert facts(read_conll_text(text, source="f")) == facts(
+        _read_blocks(iter([text.encode()]), "f")
+    )
