@@ -11,7 +11,8 @@ must return ``None`` so that the caller reports it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from corefscore.errors import InputError
 from corefscore.io import conll
 from corefscore.io.conll import _read_blocks, read_conll, read_conll_text
 from corefscore.io.conll_arrays import read_by_arrays
-from corefscore.model import Corpus
+from corefscore.model import Corpus, Syntax
 
 from ..conftest import examples
 
@@ -53,9 +54,18 @@ def by_lines(blocks: list[bytes]) -> Corpus | str:
     return corpus
 
 
+def arrays(blocks: list[bytes]) -> Corpus | None:
+    """The array path's corpus, without the syntax."""
+    found = read_by_arrays(iter(blocks), "f")
+    if found is None:
+        return None
+    assert found[1] is None
+    return found[0]
+
+
 def assert_same(blocks: list[bytes]) -> Corpus | None:
     expected = by_lines(blocks)
-    got = read_by_arrays(iter(blocks), "f")
+    got = arrays(blocks)
     if isinstance(expected, str) or expected.warnings:
         assert got is None, expected
         return None
@@ -96,7 +106,10 @@ def documents(draw: st.DrawFn, *, clean: bool) -> bytes:
                 fields[end].append(f"{label})")
         for i, items in enumerate(fields):
             rng.shuffle(items)
+            # Items run together only where no two numbers would join into one.
             joiner = rng.choice(["|", "|", ""])
+            if any(x[-1].isdigit() and y[0].isdigit() for x, y in pairwise(items)):
+                joiner = "|"
             coreference = joiner.join(items) if items else rng.choice(["-", "-", "_"])
             word = rng.choice(["w", "Jo", "é", "12", "x-y"])
             head = [str(i + 1), word] if semeval else [name, "0", str(i), word, "NN", "*"]
@@ -129,7 +142,7 @@ def _field(value: str) -> Callable[[str, random.Random], str]:
     return edit
 
 
-ODD_EDITS = [
+ODD_EDITS: list[Callable[[str, random.Random], str]] = [
     _field("(1+2)"),
     _field("(1+23)"),
     _field("1"),
@@ -210,7 +223,7 @@ TEXT = (
 
 
 def test_a_small_file_read_by_arrays() -> None:
-    corpus = read_by_arrays(iter([TEXT.encode()]), "f")
+    corpus = arrays([TEXT.encode()])
     assert corpus is not None
     a, b = corpus["(a); part 000"], corpus["(b); part 000"]
     assert a.entities == (((0, 0), (3, 3)), ((0, 1),), ((3, 3), (2, 3)))
@@ -236,7 +249,7 @@ def test_a_small_file_read_by_arrays() -> None:
 )
 def test_the_arrays_hand_back_what_they_do_not_read(field: str, why: str) -> None:
     text = TEXT.replace("Smith\t12)", f"Smith\t12)|{field}" if "(" in field else f"Smith\t{field}")
-    assert read_by_arrays(iter([text.encode()]), "f") is None, why
+    assert arrays([text.encode()]) is None, why
 
 
 def big_file(tmp_path: Path, edit: str = "") -> Path:
@@ -259,7 +272,12 @@ def test_read_conll_reads_a_large_file_by_arrays(
     assert len(corpus) == 2800
     calls: list[int] = []
     original = conll._read_blocks
-    monkeypatch.setattr(conll, "_read_blocks", lambda *a: calls.append(1) or original(*a))
+
+    def counted(blocks: Iterator[bytes], source: str) -> Corpus:
+        calls.append(1)
+        return original(blocks, source)
+
+    monkeypatch.setattr(conll, "_read_blocks", counted)
     assert facts(read_conll(path)) == facts(corpus)
     assert calls == []  # the line-by-line reader was not needed
     assert facts(original(conll.iter_blocks(str(path), 1 << 16), str(path))) == facts(corpus)
@@ -283,3 +301,114 @@ def test_read_conll_text_takes_the_same_paths() -> None:
     assert facts(read_conll_text(text, source="f")) == facts(
         _read_blocks(iter([text.encode()]), "f")
     )
+
+
+# The syntax: the arrays' columns against the syntax pass (conll.read_syntax).
+
+WORDS = ["w", "Jo", "é", "12", "x-y", "New York", "a\u00a0b", "(", "*"]
+
+
+@st.composite
+def syntax_documents(draw: st.DrawFn) -> bytes:
+    """CoNLL-2012 or SemEval-2010 documents with the syntax columns, sentence
+    breaks and comments; now and then a field the arrays must hand back."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    separator = rng.choice(["\t", "\t", "   "])
+    semeval = rng.random() < 0.25
+    odd = rng.random() < 0.3
+    lines: list[str] = []
+    for d in range(rng.randint(1, 3)):
+        lines.append(f"#begin document (d{d}); part 000")
+        for _ in range(rng.randint(0, 3)):
+            size = rng.randint(1, 6)
+            depth = 0
+            for i in range(size):
+                word = rng.choice(WORDS[:5] if not odd else WORDS)
+                pos = rng.choice(["NN", "PRP", "-"]) if rng.random() < 0.9 else "-"
+                if i == size - 1:
+                    bit = "*" + ")" * depth
+                else:
+                    opened = rng.randint(0, 2)
+                    closed = rng.randint(0, min(depth + opened - 1, 1)) if depth + opened else 0
+                    bit = "".join(f"({rng.choice(['S', 'NP'])}" for _ in range(opened))
+                    bit += "*" + ")" * closed
+                    depth += opened - closed
+                if odd and rng.random() < 0.05:
+                    bit = rng.choice(["(NP", "*))", "x", "-"])
+                named = rng.choice(["*", "(PERSON)", "(GPE*", "*)", "-"])
+                coreference = rng.choice(["-", "(0)", "-", "(1)"])
+                if semeval:
+                    head = str(rng.randint(0, size + (1 if odd else 0)))
+                    fields = [str(i + 1), word, word, word, pos, pos, "_", "_", head, head]
+                else:
+                    fields = [f"d{d}", "0", str(i), word, pos, bit, "-", "-", "-", "-", named]
+                if odd and rng.random() < 0.05:
+                    fields = fields[: rng.randint(1, len(fields))]
+                if odd and rng.random() < 0.05:
+                    fields[rng.randrange(len(fields))] = rng.choice(["", " x", "x "])
+                lines.append(separator.join([*fields, coreference]))
+                if odd and rng.random() < 0.05:
+                    lines.append(rng.choice(["# note", "  ", "\t"]))
+            lines.append(rng.choice(["", "", " "]))
+        lines.append("#end document")
+    text = "\n".join(lines) + "\n"
+    if rng.random() < 0.1:
+        text = text.replace("\n", "\r\n")
+    return text.encode("utf-8")
+
+
+def syntax_by_pass(blocks: list[bytes]) -> dict[str, Syntax] | str:
+    try:
+        return conll.read_syntax(iter(blocks), "f")
+    except InputError as exc:
+        return str(exc)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(syntax_documents(), cuts)
+def test_the_arrays_give_the_syntax_pass_columns_or_hand_them_back(
+    text: bytes, where: list[int]
+) -> None:
+    blocks = blocks_of(text, where)
+    assume(not isinstance(by_lines(blocks), str))
+    found = read_by_arrays(iter(blocks), "f", syntax=True)
+    assert found is not None
+    _, syntax = found
+    expected = syntax_by_pass(blocks)
+    if isinstance(expected, str):
+        assert syntax is None, expected
+    elif syntax is not None:
+        assert list(syntax) == list(expected)
+        for doc_id, columns in syntax.items():
+            assert columns == expected[doc_id], doc_id
+            assert columns.sentence_starts == expected[doc_id].sentence_starts
+
+
+def test_the_arrays_read_the_syntax_of_a_plain_file() -> None:
+    text = (
+        "#begin document (a); part 000\n"
+        "a 0 0 John NNP (TOP(S(NP*) - - - - (PERSON) (0)\n"
+        "a 0 1 ran VBD (VP*))) - - - - * -\n"
+        "\n"
+        "a 0 2 He PRP (TOP(S(NP*) - - - - * (0)\n"
+        "a 0 3 left VBD (VP*))) - - - - * -\n"
+        "#end document\n"
+    )
+    found = read_by_arrays(iter([text.encode()]), "f", syntax=True)
+    assert found is not None and found[1] is not None
+    syntax = found[1]["(a); part 000"]
+    assert syntax.words == ("John", "ran", "He", "left")
+    assert syntax.pos == ("NNP", "VBD", "PRP", "VBD")
+    assert syntax.parse == ("(TOP(S(NP*)", "(VP*)))", "(TOP(S(NP*)", "(VP*)))")
+    assert syntax.named_entities == ("(PERSON)", "*", "*", "*")
+    assert syntax.sentence_starts == (0, 2)
+    assert syntax == conll.read_syntax(iter([text.encode()]), "f")["(a); part 000"]
+
+
+def test_read_conll_with_syntax_reads_large_files_by_arrays(tmp_path: Path) -> None:
+    path = big_file(tmp_path)
+    by_arrays = read_conll(path, syntax=True)
+    by_pass = conll.read_syntax(conll.iter_blocks(str(path)), str(path))
+    assert {d: doc.syntax for d, doc in by_arrays.documents.items()} == by_pass
+    syntax = by_arrays["(a0); part 000"].syntax
+    assert syntax is not None and syntax.words == ("John", "Smith", "saw", "him")

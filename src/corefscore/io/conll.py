@@ -21,7 +21,8 @@ import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from itertools import chain, pairwise
+from functools import lru_cache
+from itertools import accumulate, chain, pairwise
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import InputError, shown
@@ -103,10 +104,13 @@ def read_conll(
     is unchanged, and costs the same; the syntax is a second pass.
     """
     name = os.fspath(path)
-    corpus = _read_coreference(lambda: iter_blocks(name, _BLOCK), name)
-    if syntax or head_column is not None:
-        corpus = _with_syntax(corpus, read_syntax(iter_blocks(name), name, head_column))
-    return corpus
+    return _read(
+        lambda: iter_blocks(name, _BLOCK),
+        lambda: iter_blocks(name),
+        name,
+        syntax=syntax or head_column is not None,
+        head_column=head_column,
+    )
 
 
 def read_conll_text(
@@ -121,25 +125,46 @@ def read_conll_text(
     ``syntax`` and ``head_column`` are as for ``read_conll``.
     """
     data = text.encode("utf-8")
-    corpus = _read_coreference(lambda: iter((data,)), source)
-    if syntax or head_column is not None:
-        corpus = _with_syntax(corpus, read_syntax(iter((data,)), source, head_column))
-    return corpus
+    return _read(
+        lambda: iter((data,)),
+        lambda: iter((data,)),
+        source,
+        syntax=syntax or head_column is not None,
+        head_column=head_column,
+    )
 
 
-def _read_coreference(blocks: Callable[[], Iterator[bytes]], source: str) -> Corpus:
+def _read(
+    blocks: Callable[[], Iterator[bytes]],
+    syntax_blocks: Callable[[], Iterator[bytes]],
+    source: str,
+    *,
+    syntax: bool,
+    head_column: int | None,
+) -> Corpus:
     """Read by arrays (``conll_arrays``) when the file is large enough to load
     numpy for, and line by line when it is small or when the arrays hand it back
-    (an error or a warning to report, or a layout they leave alone)."""
+    (an error or a warning to report, or a layout they leave alone); the syntax
+    likewise, by the arrays when they can, else by its own pass."""
     first = blocks()
     head = next(first, b"")
-    rest = chain((head,), first)
-    if len(head) <= _PLAIN_BYTES:
-        return _read_blocks(rest, source)
-    from .conll_arrays import read_by_arrays
+    rest: Iterator[bytes] = chain((head,), first)
+    if len(head) > _PLAIN_BYTES:
+        from .conll_arrays import read_by_arrays
 
-    corpus = read_by_arrays(rest, source)
-    return corpus if corpus is not None else _read_blocks(blocks(), source)
+        found = read_by_arrays(rest, source, syntax=syntax and head_column is None)
+        if found is not None:
+            corpus, columns = found
+            if not syntax:
+                return corpus
+            if columns is None:
+                columns = read_syntax(syntax_blocks(), source, head_column)
+            return _with_syntax(corpus, columns)
+        rest = blocks()
+    corpus = _read_blocks(rest, source)
+    if syntax:
+        corpus = _with_syntax(corpus, read_syntax(syntax_blocks(), source, head_column))
+    return corpus
 
 
 class _DocumentBuilder:
@@ -929,7 +954,14 @@ class _SyntaxBuilder:
         if not self.lines:
             return Syntax()
         self.split()
-        if _is_number(self.rows[0][0] if self.flat is None else self.flat[0]):
+        return self.syntax()
+
+    def first_field(self) -> str:
+        return self.rows[0][0] if self.flat is None else self.flat[0]
+
+    def syntax(self) -> Syntax:
+        """The document's columns, once its lines are split."""
+        if _is_number(self.first_field()):
             words = self.column(1)
             pos = _present(self.column(4)) or _present(self.column(5))
             parse = named = None
@@ -1005,6 +1037,16 @@ class _SyntaxBuilder:
             return None  # some other field that happens to contain "*"
         if distinct <= {"*", "-"}:
             return values  # no brackets: nothing to balance
+        nets = {bit: _parse_net(bit) for bit in distinct}
+        net = {bit: n for bit, n in nets.items() if n is not None}
+        if len(net) == len(nets):
+            # Every sentence balanced, checked on the running depth over the
+            # document: it must never go below 0 and must be 0 at every
+            # sentence's end (so each sentence starts at 0). The loop below
+            # runs only to say which bit is wrong.
+            running = list(accumulate(map(net.__getitem__, values)))
+            if min(running) >= 0 and not any(running[stop - 1] for _, stop in self._sentences()):
+                return values
         for start, stop in self._sentences():
             depth = 0
             for token in range(start, stop):
@@ -1037,7 +1079,20 @@ class _SyntaxBuilder:
         return values
 
 
+# Parse bits repeat across documents ("*", "(NP*", "*)"): each is checked once.
+@lru_cache(maxsize=1 << 16)
+def _parse_net(bit: str) -> int | None:
+    """A parse bit's openings less its closings; None when it is not a parse bit."""
+    from ..heads import PARSE_BIT
+
+    if bit == "*" or bit == "-":
+        return 0
+    if not PARSE_BIT.fullmatch(bit):
+        return None
+    return bit.count("(") - bit.count(")")
+
+
 def _present(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    if values is None or set(values) <= {"-", "_"}:
+    if values is None or values.count("-") + values.count("_") == len(values):
         return None
     return values

@@ -22,12 +22,24 @@ depth after it is d closes at the next closing whose depth before it is d.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..model import Corpus, Document, Span
-from .conll import _BEGIN, _END, FormsDigest, _check_start, _layout, _validate_text, _Words
+from ..model import Corpus, Document, Span, Syntax
+from .conll import (
+    _BEGIN,
+    _END,
+    FormsDigest,
+    _check_start,
+    _layout,
+    _SyntaxBuilder,
+    _validate_text,
+    _Words,
+)
 from .files import first_sight
 
 if TYPE_CHECKING:
@@ -50,10 +62,30 @@ class _Unhandled(Exception):
     """The file needs the line-by-line reader."""
 
 
+class _NoSyntax(Exception):
+    """The file's syntax needs the syntax pass (``conll.read_syntax``)."""
+
+
 # Plain classes, not dataclasses: this module is imported while a file is read,
 # and each dataclass costs about a millisecond to create.
 class _DocumentStart:
-    __slots__ = ("base", "begin_line", "doc_id", "forms", "token_count")
+    __slots__ = (
+        "base",
+        "begin_line",
+        "columns",
+        "count",
+        "doc_id",
+        "first",
+        "forms",
+        "line_numbers",
+        "mismatched",
+        "pending_break",
+        "semeval",
+        "sentence_starts",
+        "shortest",
+        "tabbed",
+        "token_count",
+    )
 
     def __init__(self, doc_id: str, begin_line: int, base: int):
         self.doc_id = doc_id
@@ -62,6 +94,17 @@ class _DocumentStart:
         self.base = base
         self.token_count = 0
         self.forms = FormsDigest()
+        # The syntax, gathered block by block when asked for.
+        self.count = 0
+        self.first = ""  # the first field of the first token line
+        self.semeval: bool | None = None
+        self.columns: dict[int, list[list[str]]] = {}
+        self.line_numbers: list[int] = []
+        self.sentence_starts: list[int] = []
+        self.shortest = 0
+        self.pending_break = False
+        self.tabbed = False  # a token line with a tab
+        self.mismatched = False  # a token line whose fields are not its tab-separated ones
 
 
 class _Items:
@@ -77,66 +120,100 @@ class _Items:
         self.token = token
 
 
-def read_by_arrays(blocks: Iterator[bytes], source: str) -> Corpus | None:
+def read_by_arrays(
+    blocks: Iterator[bytes], source: str, *, syntax: bool = False
+) -> tuple[Corpus, dict[str, Syntax] | None] | None:
     """The corpus of a CoNLL file given as blocks of whole lines, or ``None``
-    when the line-by-line reader must read it (see the module's docstring)."""
+    when the line-by-line reader must read it (see the module's docstring).
+
+    With ``syntax``, also every document's syntax as ``conll.read_syntax``
+    gives it, or ``None`` when that pass must find it (a layout the arrays do
+    not split as it does: tab-separated fields that are empty or hold white
+    space, white space beyond ASCII; or an error to report).
+    """
     try:
-        return _read(blocks, source)
+        reader = _Reader(source, syntax=syntax)
+        corpus = reader.read(blocks)
     except (_Unhandled, InputError):
         return None
+    try:
+        return corpus, reader.syntax() if syntax else None
+    except (_NoSyntax, InputError):
+        return corpus, None
 
 
-def _read(blocks: Iterator[bytes], source: str) -> Corpus:
-    starts: list[_DocumentStart] = []
-    parts: list[_Items] = []
-    doc: _DocumentStart | None = None
-    offset = 0  # lines of the file before the block
-    tokens = 0  # token lines of the file before the block
-    first_block = True
-    for block in blocks:
-        if first_block:
-            block = _check_start(block, source)
-            first_block = False
-            if not block:
-                continue
-        _validate_text(block, source, offset)
-        lines = _Block(block)
-        before = lines.tokens_before
-        lo = 0  # first line not yet known to be inside a document
-        doc_from = 0  # first line of the current document in this block
-        for k, start, end in lines.comments():
-            line = block[start:end].decode("utf-8")
-            if doc is not None:
-                if _END.search(line):
-                    doc.forms.add_lines(lines, doc_from, k)
-                    doc.token_count = tokens + int(before[k]) - doc.base
-                    doc = None
-                    lo = k + 1
-                elif _BEGIN.match(line):
+class _Reader:
+    def __init__(self, source: str, *, syntax: bool):
+        self.source = source
+        self.with_syntax = syntax
+        self.starts: list[_DocumentStart] = []
+        self.parts: list[_Items] = []
+
+    def read(self, blocks: Iterator[bytes]) -> Corpus:
+        source = self.source
+        starts = self.starts
+        doc: _DocumentStart | None = None
+        offset = 0  # lines of the file before the block
+        tokens = 0  # token lines of the file before the block
+        first_block = True
+        for block in blocks:
+            if first_block:
+                block = _check_start(block, source)
+                first_block = False
+                if not block:
+                    continue
+            _validate_text(block, source, offset)
+            lines = _Block(block)
+            before = lines.tokens_before
+            lo = 0  # first line not yet known to be inside a document
+            doc_from = 0  # first line of the current document in this block
+            # (document, its first and last lines in this block + 1, whether it goes on)
+            pieces: list[tuple[_DocumentStart, int, int, bool]] = []
+            for k, start, end in lines.comments():
+                line = block[start:end].decode("utf-8")
+                if doc is not None:
+                    if _END.search(line):
+                        doc.forms.add_lines(lines, doc_from, k)
+                        doc.token_count = tokens + int(before[k]) - doc.base
+                        pieces.append((doc, doc_from, k, False))
+                        doc = None
+                        lo = k + 1
+                    elif _BEGIN.match(line):
+                        raise _Unhandled
+                    continue
+                if before[k] != before[lo]:
+                    raise _Unhandled  # a token line outside a document
+                lo = k + 1
+                match = _BEGIN.match(line)
+                if match:
+                    doc = _DocumentStart(
+                        match.group(1).strip(), offset + k + 1, tokens + int(before[k])
+                    )
+                    starts.append(doc)
+                    doc_from = k + 1
+                elif _END.search(line):
                     raise _Unhandled
-                continue
-            if before[k] != before[lo]:
-                raise _Unhandled  # a token line outside a document
-            lo = k + 1
-            match = _BEGIN.match(line)
-            if match:
-                doc = _DocumentStart(
-                    match.group(1).strip(), offset + k + 1, tokens + int(before[k])
-                )
-                starts.append(doc)
-                doc_from = k + 1
-            elif _END.search(line):
+            if doc is not None:
+                doc.forms.add_lines(lines, doc_from, lines.count)
+                pieces.append((doc, doc_from, lines.count, True))
+            elif before[lines.count] != before[lo]:
                 raise _Unhandled
-        if doc is not None:
-            doc.forms.add_lines(lines, doc_from, lines.count)
-        elif before[lines.count] != before[lo]:
-            raise _Unhandled
-        parts.append(_block_items(block, lines, offset, tokens))
-        offset += lines.count
-        tokens += int(before[-1])
-    if doc is not None or not starts:
-        raise _Unhandled  # no '#end document' (a warning), or no document (an error)
-    return _corpus(starts, parts, source)
+            self.parts.append(_block_items(block, lines, offset, tokens))
+            if self.with_syntax:
+                try:
+                    _block_syntax(lines, pieces, offset)
+                except _NoSyntax:
+                    self.with_syntax = False
+            offset += lines.count
+            tokens += int(before[-1])
+        if doc is not None or not starts:
+            raise _Unhandled  # no '#end document' (a warning), or no document (an error)
+        return _corpus(starts, self.parts, source)
+
+    def syntax(self) -> dict[str, Syntax]:
+        if not self.with_syntax:
+            raise _NoSyntax
+        return {start.doc_id: _document_syntax(start, self.source) for start in self.starts}
 
 
 class _Block:
@@ -299,6 +376,145 @@ def _check_tab_fields(
         tab = block.rfind(b"\t", start, end)
         if tab >= 0 and tab + 1 != field_start:
             raise _Unhandled
+
+
+# The syntax pass splits str fields (at Unicode white space), the arrays bytes
+# fields (at ASCII white space): a block with any of these UTF-8 sequences,
+# white space beyond ASCII, keeps the syntax pass.
+_WIDE_SPACE = re.compile(
+    rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80"
+)
+# The columns that ``conll._SyntaxBuilder.syntax`` reads, by layout (SemEval-2010
+# when the first field is a number).
+_SYNTAX_COLUMNS = {False: (3, 4, 5, 10), True: (1, 4, 5, 8, 9)}
+
+
+def _block_syntax(
+    lines: _Block, pieces: list[tuple[_DocumentStart, int, int, bool]], offset: int
+) -> None:
+    """Add each document's token lines in this block to its syntax: the columns
+    its layout reads, its sentence starts, line numbers and field counts."""
+    block = lines.block
+    if not block.isascii() and _WIDE_SPACE.search(block):
+        raise _NoSyntax
+    before = lines.tokens_before
+    token_lines = np.flatnonzero(lines.token)
+    first_field = lines.first_field
+    fields = first_field[token_lines + 1] - first_field[token_lines]
+    blanks = np.zeros(lines.count + 1, dtype=np.int64)
+    np.cumsum(first_field[1:] == first_field[:-1], out=blanks[1:])
+    after_previous = np.zeros(len(token_lines), dtype=np.int64)
+    after_previous[1:] = token_lines[:-1] + 1
+    # Token lines after a blank line (since the token line before them).
+    breaks = np.flatnonzero(blanks[token_lines] > blanks[after_previous]).tolist()
+    if lines.has_tab:
+        tabs = np.flatnonzero(lines.data == 9)
+        line_ends = np.append(lines.starts[1:], len(lines.data))
+        tabbed = np.searchsorted(tabs, line_ends[token_lines]) - np.searchsorted(
+            tabs, lines.starts[token_lines]
+        )
+        mismatched = fields != tabbed + 1
+        tabbed_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
+        np.cumsum(tabbed > 0, out=tabbed_before[1:])
+        mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
+        np.cumsum(mismatched, out=mismatched_before[1:])
+        tabbed_list, mismatched_list = tabbed_before.tolist(), mismatched_before.tolist()
+    else:
+        mismatched = fields != 1
+        mismatched_list = []
+    bounds = [(int(before[line_from]), int(before[line_to])) for _, line_from, line_to, _ in pieces]
+    wanted: set[int] = set()
+    for (doc, _, _, _), (a, b) in zip(pieces, bounds):
+        if a < b:
+            if doc.semeval is None:
+                field = int(first_field[token_lines[a]])
+                doc.first = block[lines.field_starts[field] : lines.field_ends[field]].decode()
+                doc.semeval = doc.first.isascii() and doc.first.isdigit()
+            wanted.update(_SYNTAX_COLUMNS[doc.semeval])
+    columns = _columns(lines, token_lines, fields, sorted(wanted))
+    numbers = (token_lines + (offset + 1)).tolist()
+    lows = [a for a, b in bounds if a < b]
+    shortest = np.minimum.reduceat(fields, lows).tolist() if lows else []
+    last_token_line = token_lines.tolist()
+    blank_list = blanks.tolist()
+    held = iter(shortest)
+    for (doc, line_from, line_to, goes_on), (a, b) in zip(pieces, bounds):
+        if a < b:
+            assert doc.semeval is not None
+            for c in _SYNTAX_COLUMNS[doc.semeval]:
+                doc.columns.setdefault(c, []).append(columns[c][a:b])
+            least = next(held)
+            doc.shortest = least if not doc.count else min(doc.shortest, least)
+            doc.line_numbers.extend(numbers[a:b])
+            # The first token of the piece: a document's first, or one after a
+            # blank line in this block or at the end of the piece before.
+            first = bisect_left(breaks, a)
+            if not doc.count or doc.pending_break or breaks[first : first + 1] == [a]:
+                doc.sentence_starts.append(doc.count)
+            starts = breaks[bisect_left(breaks, a + 1) : bisect_left(breaks, b)]
+            doc.sentence_starts.extend([doc.count + t - a for t in starts])
+            if lines.has_tab:
+                doc.tabbed |= tabbed_list[b] > tabbed_list[a]
+                doc.mismatched |= mismatched_list[b] > mismatched_list[a]
+            elif not doc.mismatched:
+                doc.mismatched = bool(mismatched[a:b].any())
+            doc.count += b - a
+            doc.pending_break = blank_list[line_to] > blank_list[last_token_line[b - 1] + 1]
+        else:
+            doc.pending_break |= blank_list[line_to] > blank_list[line_from]
+        if not goes_on and doc.tabbed and doc.mismatched:
+            raise _NoSyntax
+
+
+def _columns(
+    lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]
+) -> dict[int, list[str]]:
+    """Fields ``wanted`` of every token line (empty where a line has no such
+    field), gathered, decoded and split in one go."""
+    if not wanted or not len(token_lines):
+        return {c: [] for c in wanted}
+    index = np.array(wanted, dtype=np.int64)
+    has = (fields[:, None] > index).ravel()
+    at = np.minimum(
+        (lines.first_field[token_lines][:, None] + index).ravel(), len(lines.field_starts) - 1
+    )
+    starts = np.where(has, lines.field_starts[at], 0)
+    sizes = np.where(has, lines.field_ends[at] - starts, 0) + 1  # with a newline after each
+    ends = np.cumsum(sizes)
+    source = np.arange(int(ends[-1])) + np.repeat(starts - (ends - sizes), sizes)
+    gathered = lines.data[np.minimum(source, len(lines.data) - 1)]
+    gathered[ends - 1] = 10
+    values = gathered.tobytes().decode("utf-8").split("\n")
+    width = len(wanted)
+    return {c: values[i : len(values) - 1 : width] for i, c in enumerate(wanted)}
+
+
+class _GatheredSyntax(_SyntaxBuilder):
+    """The syntax pass's document, its columns gathered by the arrays."""
+
+    def __init__(self, source: str, doc: _DocumentStart):
+        super().__init__(source, None)
+        self.columns = {
+            c: tuple(parts[0]) if len(parts) == 1 else tuple(chain.from_iterable(parts))
+            for c, parts in doc.columns.items()
+        }
+        self.count = doc.count
+        self.shortest = doc.shortest
+        self.line_numbers = doc.line_numbers
+        self.sentence_starts = doc.sentence_starts
+        self.first = doc.first
+
+    def first_field(self) -> str:
+        return self.first
+
+    def _field(self, index: int) -> tuple[str, ...]:
+        raise AssertionError(f"column {index} was not gathered")
+
+
+def _document_syntax(doc: _DocumentStart, source: str) -> Syntax:
+    if not doc.count:
+        return Syntax()
+    return _GatheredSyntax(source, doc).syntax()
 
 
 _POWERS = [10**e for e in range(_LABEL_DIGITS)]
