@@ -413,7 +413,22 @@ def _block_syntax(
         tabbed = np.searchsorted(tabs, line_ends[token_lines]) - np.searchsorted(
             tabs, lines.starts[token_lines]
         )
+        # A tab-separated line splits as its white-space fields when every gap
+        # between two fields holds exactly one tab (an empty field or a space
+        # inside one would shift the columns): as many tabs as gaps, and no gap
+        # of spaces only (so a field preceded by a space is looked at).
         mismatched = fields != tabbed + 1
+        field_starts, field_ends = lines.field_starts, lines.field_ends
+        spaced = np.flatnonzero(lines.data[field_starts[1:] - 1] == 32) + 1
+        if len(spaced):
+            in_gap = np.searchsorted(tabs, field_starts[spaced]) - np.searchsorted(
+                tabs, field_ends[spaced - 1]
+            )
+            line_of = np.searchsorted(lines.starts, field_starts[spaced], side="right") - 1
+            # A line's first field follows no gap (its white space is stripped).
+            inner = field_starts[spaced - 1] >= lines.starts[line_of]
+            untabbed = line_of[inner & (in_gap == 0)]
+            mismatched |= np.isin(token_lines, untabbed)
         tabbed_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
         np.cumsum(tabbed > 0, out=tabbed_before[1:])
         mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
