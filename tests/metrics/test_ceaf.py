@@ -106,6 +106,89 @@ def test_the_component_solver_gives_the_pairs_of_the_dense_solver(
         assert sorted(plain) == sorted(dense)
 
 
+def _dense_pairs(cells: list[tuple[int, int, float]]) -> list[tuple[int, float]]:
+    """(key entity, similarity) of the general solver's alignment of ``cells``."""
+    layout = ceaf._ComponentLayout.of([r for r, _, _ in cells], [c for _, c, _ in cells])
+    n, m = len(layout.rows), len(layout.cols)
+    found = ceaf._dense_component(
+        layout.local_rows, layout.local_cols, [w for *_, w in cells], n, m
+    )
+    return sorted((layout.rows[i], w) for i, _, w in found)
+
+
+@settings(max_examples=500, deadline=None)
+@given(components)
+def test_the_list_solvers_give_the_pairs_of_the_dense_solver(
+    cells: list[tuple[int, int, float]],
+) -> None:
+    # The exact shortcuts of the list formulas (two entities on one side, the
+    # search) must give the general solver's pairs, ties included: a tie is
+    # theirs to refuse, never to decide.
+    cells.sort()
+    rows = [r for r, _, _ in cells]
+    cols = [c for _, c, _ in cells]
+    weights = [w for _, _, w in cells]
+    ids = list(range(len(cells)))
+    expected = _dense_pairs(cells)
+    if len(set(rows)) > 1 and len(set(cols)) > 1:
+        assert sorted(ceaf._component_alignment(rows, cols, ids, weights)) == expected
+    for lines, others in ((rows, cols), (cols, rows)):
+        searched = ceaf._enumerated(lines, others, ids, weights, ties=True)
+        if searched is not None:
+            assert sorted((rows[c], weights[c]) for c in searched[0]) == expected
+        if len(set(lines)) == 2:
+            two = ceaf._two_line_alignment(lines, others, ids, weights)
+            if two is not None:
+                assert sorted((rows[c], weights[c]) for c in two) == expected
+
+
+integer_components = st.integers(2, 6).flatmap(
+    lambda n: st.integers(2, 6).flatmap(
+        lambda m: st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, m - 1), st.integers(1, 4)),
+            min_size=1,
+            max_size=n * m,
+            unique_by=lambda cell: (cell[0], cell[1]),
+        )
+    )
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(integer_components)
+def test_the_integer_optimum_is_the_dense_solvers(cells: list[tuple[int, int, int]]) -> None:
+    # CEAFm's list formula finds Φ* without the pairs: it must be the optimum
+    # the general solver reaches, whichever of the shortcuts finds it.
+    cells.sort()
+    rows = [r for r, _, _ in cells]
+    cols = [c for _, c, _ in cells]
+    counts = [n for _, _, n in cells]
+    ids = list(range(len(cells)))
+    expected = sum(w for _, w in _dense_pairs([(r, c, float(n)) for r, c, n in cells]))
+    if len(set(rows)) > 1 and len(set(cols)) > 1:
+        assert ceaf._component_value(rows, cols, ids, counts) == expected
+    for lines, others in ((rows, cols), (cols, rows)):
+        searched = ceaf._enumerated(lines, others, ids, counts, ties=False)
+        if searched is not None:
+            assert searched[1] == expected
+        if len(set(lines)) == 2:
+            assert ceaf._two_line_value(lines, others, ids, counts) == expected
+
+
+def test_the_search_refuses_ties_and_gives_up_when_too_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Rows 0 and 1 over columns 0 and 1: 1 + 1 on either diagonal.
+    cells = [0, 1, 2, 3]
+    rows, cols = [0, 0, 1, 1], [0, 1, 0, 1]
+    assert ceaf._enumerated(rows, cols, cells, [1.0, 1.0, 1.0, 1.0], ties=True) is None
+    assert ceaf._two_line_alignment(rows, cols, cells, [1.0, 1.0, 1.0, 1.0]) is None
+    assert ceaf._enumerated(rows, cols, cells, [1, 1, 1, 1], ties=False) == ([0, 3], 2.0)
+    assert ceaf._enumerated(rows, cols, cells, [2.0, 1.0, 1.0, 3.0], ties=True) == ([0, 3], 5.0)
+    monkeypatch.setattr(ceaf, "_ENUMERATION_NODES", 2)
+    assert ceaf._enumerated(rows, cols, cells, [2.0, 1.0, 1.0, 3.0], ties=True) is None
+
+
 def test_distinct_maxima_refuses_ties_and_shared_columns() -> None:
     # Rows 0 and 1 both peak in column 0: not plain.
     assert ceaf._distinct_maxima([0, 0, 1, 1], [0, 1, 0, 1], [2.0, 1.0, 3.0, 1.0], True) is None

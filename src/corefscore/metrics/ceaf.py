@@ -17,11 +17,8 @@ alignment itself.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import not_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contingency import (
@@ -357,13 +354,14 @@ def _dense_component(
 
 class _ListComponents(NamedTuple):
     """How the cells of a ``ListTable`` fall apart for the alignment, whatever the
-    similarity: lone pairs, the components with one key or one response entity
-    (their cells in (key, response) order), and the other components (their cells
-    in that order, and their layout)."""
+    similarity: lone pairs, the components with one key or one response entity,
+    and the other components, each component's cells in (key, response) order.
+    The layout a general solver needs is made only for the few components that
+    reach it."""
 
     lone: list[int]
     simple: list[list[int]]
-    solved: list[tuple[list[int], _ComponentLayout]]
+    solved: list[list[int]]
 
 
 def _list_components(table: ListTable) -> _ListComponents:
@@ -373,28 +371,39 @@ def _list_components(table: ListTable) -> _ListComponents:
         assert isinstance(found, _ListComponents)
         return found
     rows, cols = table.rows, table.cols
-    row_degree = Counter(rows)
-    col_degree = Counter(cols)
-    # A cell alone in its row and its column is a component of its own.
-    alone = [row_degree[r] == 1 and col_degree[c] == 1 for r, c in zip(rows, cols)]
-    lone = list(compress(range(len(rows)), alone))
-    rest = list(compress(range(len(rows)), map(not_, alone)))
+    # Plain loops over lists: on a document's few dozen cells, Counter and
+    # map/compress chains cost more than they save.
+    row_degree = [0] * len(table.key_sizes)
+    for r in rows:
+        row_degree[r] += 1
+    col_degree = [0] * len(table.response_sizes)
+    for c in cols:
+        col_degree[c] += 1
+    lone: list[int] = []
+    rest: list[int] = []
+    for cell, r in enumerate(rows):
+        # A cell alone in its row and its column is a component of its own.
+        if row_degree[r] == 1 and col_degree[cols[cell]] == 1:
+            lone.append(cell)
+        else:
+            rest.append(cell)
     simple: list[list[int]] = []
-    solved: list[tuple[list[int], _ComponentLayout]] = []
+    solved: list[list[int]] = []
     if rest:
-        # Components by union-find with path halving over the entities: key
-        # entity r is node r, response entity c is node n_keys + c.
-        n_keys = len(table.key_sizes)
-        parent = list(range(n_keys + len(table.response_sizes)))
+        # Union-find with path halving over the key entities only: the key
+        # entities linked to one response entity are joined to the first of them.
+        parent = list(range(len(row_degree)))
+        anchor: dict[int, int] = {}
         for cell in rest:
             a = rows[cell]
-            while parent[a] != a:
-                parent[a] = a = parent[parent[a]]
-            b = n_keys + cols[cell]
-            while parent[b] != b:
-                parent[b] = b = parent[parent[b]]
+            b = anchor.setdefault(cols[cell], a)
             if a != b:
-                parent[a] = b
+                while parent[a] != a:
+                    parent[a] = a = parent[parent[a]]
+                while parent[b] != b:
+                    parent[b] = b = parent[parent[b]]
+                if a != b:
+                    parent[a] = b
         groups: dict[int, list[tuple[int, int, int]]] = {}
         for cell in rest:
             a = r = rows[cell]
@@ -407,15 +416,192 @@ def _list_components(table: ListTable) -> _ListComponents:
                 members.append((r, cols[cell], cell))
         for members in groups.values():
             members.sort()
-            member_rows, member_cols, cells = map(list, zip(*members))
-            if member_rows.count(member_rows[0]) == len(members) or member_cols.count(
-                member_cols[0]
-            ) == len(members):
+            cells = [cell for _, _, cell in members]
+            first_col = members[0][1]
+            if members[-1][0] == members[0][0] or all(c == first_col for _, c, _ in members):
                 simple.append(cells)
             else:
-                solved.append((cells, _ComponentLayout.of(member_rows, member_cols)))
+                solved.append(cells)
     found = table.memo["ceaf components"] = _ListComponents(lone, simple, solved)
     return found
+
+
+# Two alignments whose totals differ by less than this fraction of the larger
+# are a tie for ``_enumerated``: far above the rounding of a sum of a few
+# similarities or of the Hungarian algorithm's potentials (about 1e-16 of the
+# largest similarity), so that a unique optimum found there is the one
+# ``_hungarian`` finds too, and far below the gap between different sums of a
+# few fractions of small integers.
+_TIE = 1e-9
+# Search nodes ``_enumerated`` may visit on one component before it gives the
+# component to the general solver: enough for the small, sparse components of
+# a model's output, and a bound on the time lost on a large or dense one.
+_ENUMERATION_NODES = 200
+
+
+def _enumerated(
+    lines: list[int],
+    others: list[int],
+    cells: list[int],
+    weights: Sequence[float],
+    *,
+    ties: bool,
+) -> tuple[list[int], float] | None:
+    """The optimal alignment of one component, by search: its cells and Φ*.
+
+    Each entity of one side (``lines``, by cell; ``others``: the entity on the
+    other side) in turn takes one of its cells whose other entity is free, or
+    none, pruned by the sum of the remaining entities' largest similarities.
+    With ``ties`` the runner-up is tracked too and ``None`` is returned unless
+    the optimum is unique by more than ``_TIE``: then it is the alignment every
+    exact solver finds, whatever its rule for ties (``_solve_layout``'s decides
+    the others). ``None`` too when the search would visit more than
+    ``_ENUMERATION_NODES`` nodes.
+    """
+    by_line: dict[int, list[int]] = {}
+    for cell in cells:
+        found = by_line.get(lines[cell])
+        if found is None:
+            by_line[lines[cell]] = [cell]
+        else:
+            found.append(cell)
+    options = [sorted(group, key=weights.__getitem__, reverse=True) for group in by_line.values()]
+    # bound[t]: the most the entities from t on can add.
+    bound = [0.0] * (len(options) + 1)
+    for t in range(len(options) - 1, -1, -1):
+        bound[t] = bound[t + 1] + weights[options[t][0]]
+    depth = len(options)
+    best = second = -1.0
+    chosen: list[int] = []
+    picked: list[int] = []
+    taken: set[int] = set()
+    budget = _ENUMERATION_NODES
+
+    def visit(t: int, total: float) -> bool:
+        """Search on from entity ``t``; False stops the whole search."""
+        nonlocal best, second, chosen, budget
+        budget -= 1
+        if budget < 0:
+            return False
+        if t == depth:
+            if total > best:
+                best, second, chosen = total, best, picked[:]
+            elif total > second:
+                second = total
+            # Without ties to find, reaching the bound ends the search.
+            return ties or best < bound[0]
+        if total + bound[t] <= (second if ties else best):
+            return True
+        for cell in options[t]:
+            other = others[cell]
+            if other not in taken:
+                taken.add(other)
+                picked.append(cell)
+                if not visit(t + 1, total + weights[cell]):
+                    return False
+                picked.pop()
+                taken.discard(other)
+        return visit(t + 1, total)
+
+    visit(0, 0.0)
+    if budget < 0 or (ties and best - second <= _TIE * best):
+        return None
+    return chosen, best
+
+
+def _two_line_alignment(
+    lines: list[int], others: list[int], cells: list[int], weights: list[float]
+) -> list[int] | None:
+    """``_enumerated`` with ``ties`` on a component with exactly two entities on
+    one side (``lines``): an alignment is then one cell, or two cells of
+    different lines and different other entities, few enough to try all
+    without a search."""
+    first = lines[cells[0]]
+    best = second = -1.0
+    chosen: list[int] = []
+    for a in cells:
+        wa = weights[a]
+        if wa > best:
+            best, second, chosen = wa, best, [a]
+        elif wa > second:
+            second = wa
+        if lines[a] != first:
+            continue
+        oa = others[a]
+        for b in cells:
+            if lines[b] != first and others[b] != oa:
+                value = wa + weights[b]
+                if value > best:
+                    best, second, chosen = value, best, [a, b]
+                elif value > second:
+                    second = value
+    if best - second <= _TIE * best:
+        return None
+    return chosen
+
+
+def _two_line_value(
+    lines: list[int], others: list[int], cells: list[int], counts: list[int]
+) -> int:
+    """``_two_line_alignment``'s Φ* with integer similarities (ties do not matter)."""
+    first = lines[cells[0]]
+    best = 0
+    for a in cells:
+        na = counts[a]
+        if na > best:
+            best = na
+        if lines[a] != first:
+            continue
+        oa = others[a]
+        for b in cells:
+            if lines[b] != first and others[b] != oa and na + counts[b] > best:
+                best = na + counts[b]
+    return best
+
+
+def _component_alignment(
+    rows: list[int], cols: list[int], cells: list[int], weights: list[float]
+) -> list[tuple[int, float]]:
+    """(key entity, similarity) of the aligned pairs of one component with several
+    key and several response entities (``cells`` in (key, response) order)."""
+    found: list[int] | None = None
+    if len({rows[c] for c in cells}) == 2:
+        found = _two_line_alignment(rows, cols, cells, weights)
+    elif len({cols[c] for c in cells}) == 2:
+        found = _two_line_alignment(cols, rows, cells, weights)
+    if found is not None:
+        return [(rows[c], weights[c]) for c in found]
+    member_rows = [rows[c] for c in cells]
+    member_cols = [cols[c] for c in cells]
+    member_weights = [weights[c] for c in cells]
+    # _solve_layout's first rule, tried before the layout is made (it reads
+    # entities by identity, not position): when it applies, the optimum is
+    # unique, so every branch of _solve_layout would find these pairs.
+    by_rows = len(set(member_rows)) <= len(set(member_cols))
+    plain = _distinct_maxima(member_rows, member_cols, member_weights, by_rows)
+    if plain is not None:
+        return [(r, w) for r, _, w in plain]
+    layout = _ComponentLayout.of(member_rows, member_cols)
+    return [(r, w) for r, _, w in _solve_layout(layout, member_weights)]
+
+
+def _component_value(rows: list[int], cols: list[int], cells: list[int], counts: list[int]) -> int:
+    """Φ* of one component with several key and response entities under φ3 (an
+    integer: any optimal alignment will do)."""
+    n_rows = len({rows[c] for c in cells})
+    if n_rows == 2:
+        return _two_line_value(rows, cols, cells, counts)
+    n_cols = len({cols[c] for c in cells})
+    if n_cols == 2:
+        return _two_line_value(cols, rows, cells, counts)
+    if n_rows <= n_cols:
+        found = _enumerated(rows, cols, cells, counts, ties=False)
+    else:
+        found = _enumerated(cols, rows, cells, counts, ties=False)
+    if found is not None:
+        return int(found[1])
+    layout = _ComponentLayout.of([rows[c] for c in cells], [cols[c] for c in cells])
+    return sum(int(w) for _, _, w in _solve_layout(layout, [float(counts[c]) for c in cells]))
 
 
 def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, float]]:
@@ -423,8 +609,8 @@ def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, f
     similarity): (key entity, similarity) of each aligned pair, in key entity
     order, by the same rules (a lone pair is aligned; a component with one key
     or one response entity aligns its first pair of largest similarity in (key,
-    response) order; any other one is solved by ``_solve_layout``)."""
-    rows = table.rows
+    response) order; any other one is solved exactly, its ties by ``_solve_layout``)."""
+    rows, cols = table.rows, table.cols
     parts = _list_components(table)
     chosen = [(rows[cell], weights[cell]) for cell in parts.lone]
     for cells in parts.simple:
@@ -433,40 +619,43 @@ def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, f
             if weights[cell] > weights[best]:
                 best = cell
         chosen.append((rows[best], weights[best]))
-    for cells, layout in parts.solved:
-        found = _solve_layout(layout, [weights[c] for c in cells])
-        chosen.extend((r, w) for r, _, w in found)
+    for cells in parts.solved:
+        chosen.extend(_component_alignment(rows, cols, cells, weights))
     # Each key entity is aligned at most once: sorting the pairs sorts by key entity.
     chosen.sort()
     return chosen
 
 
-def _list_ceaf(table: ListTable, entity_based: bool) -> tuple[float, ...]:
-    """``_segment_ceaf`` with φ4 (``entity_based``) or φ3 on a one-document ``ListTable``."""
-    key_sizes, response_sizes = table.key_sizes, table.response_sizes
-    if entity_based:
-        weights = [
-            2 * n / (key_sizes[i] + response_sizes[j])
-            for i, j, n in zip(table.rows, table.cols, table.counts)
-        ]
-        key_self, response_self = float(len(key_sizes)), float(len(response_sizes))
-    else:
-        weights = [float(n) for n in table.counts]
-        key_self, response_self = float(sum(key_sizes)), float(sum(response_sizes))
-    total = 0.0
-    for _, similarity in _list_alignment(table, weights):
-        total += 1 - (1 - similarity)
-    return (total, key_self, total, response_self)
-
-
 def list_statistics_m(table: ListTable) -> tuple[float, ...]:
-    """``segment_statistics_m`` of a one-document ``ListTable``."""
-    return _list_ceaf(table, entity_based=False)
+    """``segment_statistics_m`` of a one-document ``ListTable``.
+
+    φ3 is an integer, so the reference's sum of 1 - (1 - φ) over the aligned
+    pairs in key order is exact whatever the order and whichever optimal
+    alignment is taken: Φ* is found as an integer, without the pairs."""
+    counts, rows, cols = table.counts, table.rows, table.cols
+    parts = _list_components(table)
+    total = 0
+    for cell in parts.lone:
+        total += counts[cell]
+    for cells in parts.simple:
+        total += max(map(counts.__getitem__, cells))
+    for cells in parts.solved:
+        total += _component_value(rows, cols, cells, counts)
+    found = float(total)
+    return (found, float(sum(table.key_sizes)), found, float(sum(table.response_sizes)))
 
 
 def list_statistics_e(table: ListTable) -> tuple[float, ...]:
     """``segment_statistics_e`` of a one-document ``ListTable``."""
-    return _list_ceaf(table, entity_based=True)
+    key_sizes, response_sizes = table.key_sizes, table.response_sizes
+    weights = [
+        2 * n / (key_sizes[i] + response_sizes[j])
+        for i, j, n in zip(table.rows, table.cols, table.counts)
+    ]
+    total = 0.0
+    for _, similarity in _list_alignment(table, weights):
+        total += 1 - (1 - similarity)
+    return (total, float(len(key_sizes)), total, float(len(response_sizes)))
 
 
 def _sparse_assignment(
