@@ -530,6 +530,36 @@ def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None
     assert "MUC" in proc.stdout
 
 
+def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
+    # Start-up is most of a small run (docs/performance.md): `corefscore score`
+    # on CoNLL text loads neither the other commands nor modules that only
+    # other formats, outputs or the help text need.
+    key = tmp_path / "key.conll"
+    key.write_text(
+        "#begin document (a); part 000\na\t0\t0\tJohn\t(0)\na\t0\t1\tsaw\t-\n"
+        "a\t0\t2\thim\t(0)\n#end document\n"
+    )
+    response = tmp_path / "response.conll"
+    response.write_text(key.read_text().replace("him\t(0)", "him\t(1)"))
+    # As `python -m corefscore score`; the process ends in end_process, after
+    # the exit handlers, so one of them reports what was loaded.
+    code = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: print(' '.join(sorted(sys.modules)), file=sys.stderr))\n"
+        f"sys.argv = ['corefscore', 'score', {str(key)!r}, {str(response)!r}]\n"
+        "runpy.run_module('corefscore', run_name='__main__', alter_sys=True)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "MUC" in proc.stdout, proc.stderr
+    loaded = set(proc.stderr.split())
+    assert "corefscore.cli.score" in loaded
+    never = {"numpy", "json", "gzip", "shutil", "bz2", "lzma", "threading"}
+    never |= {"corefscore.report.perl", "corefscore.stats", "corefscore.analysis"}
+    others = ("analyze", "compare", "convert", "lab", "metrics", "report", "scorer_pl", "twins")
+    never |= {f"corefscore.cli.{command}" for command in others}
+    assert not loaded & never, sorted(loaded & never)
+
+
 # ---------------------------------------------------------------------------------------------
 # Universal Anaphora
 

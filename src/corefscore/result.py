@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -119,6 +118,8 @@ class ScoreResult:
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """``to_dict()`` as JSON text (what ``--format json`` prints)."""
+        import json  # not at the top: the text output of a run needs no json
+
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 

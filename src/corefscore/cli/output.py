@@ -60,9 +60,8 @@ def render(
     percent: Percent | None = None,
 ) -> str:
     """The result in ``fmt``: text (the default), json, perl, csv, markdown or latex."""
-    from ..report import format_perl, format_text
     from ..report.numbers import PERCENT
-    from ..report.text import use_color
+    from ..report.text import format_text, use_color
     from ..result import ScoreResult
 
     percent = percent or PERCENT
@@ -71,6 +70,8 @@ def render(
     if fmt == "json":
         return render_json(result)
     if fmt == "perl":
+        from ..report.perl import format_perl
+
         return format_perl(result, metrics)
     if fmt == "corefud":
         from ..report.corefud import format_corefud

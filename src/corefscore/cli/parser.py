@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -38,7 +39,45 @@ CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, by the same rules (``COLUMNS``,
+    then the terminal of ``sys.__stdout__``, then 80): shutil and what it
+    imports (bz2, lzma, fnmatch) were a few percent of the start-up of
+    `corefscore score`, for a width that only --help uses."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or 80
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    # argparse makes a formatter for every add_argument() (to check its
+    # metavar); the stock one imports shutil for the width.
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width, **kwargs)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(message)
 

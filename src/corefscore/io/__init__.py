@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from ..errors import InputError, UsageError, option
@@ -133,6 +132,8 @@ def _jsonlines_field(path: str | os.PathLike[str], side: str) -> str | None:
         return "clusters"
     if side != "response":
         return None
+    import json  # only JSON lines need it: not loaded by the start-up of other formats
+
     with open_binary(path) as handle:
         for raw in handle:
             if raw.strip():

@@ -40,10 +40,9 @@ _EXTENSIONS = {
     ".mentions": "mentions",
 }
 _SNIFF_BYTES = 1 << 16
-# A UA file's column declaration: "# global.columns = ID FORM ... IDENTITY ...".
-_UA_COLUMNS = re.compile(
-    r"^[ \t]*#\s*global\.columns\s*=[^\n]*?\b(?:IDENTITY|DISCOURSE_DEIXIS)\b", re.M
-)
+# A UA file's column declaration: "# global.columns = ID FORM ... IDENTITY ...". A
+# pattern, compiled when first searched for: a CoNLL file is told before it.
+_UA_COLUMNS = r"^[ \t]*#\s*global\.columns\s*=[^\n]*?\b(?:IDENTITY|DISCOURSE_DEIXIS)\b"
 
 
 def check_format(name: str) -> str:
@@ -79,7 +78,7 @@ def format_from_content(head: bytes) -> str | None:
         if '"doc_key"' in first and (first.rstrip().endswith("}") or "\n" not in stripped):
             return "jsonl"
         return "json"
-    if _UA_COLUMNS.search(text):
+    if re.search(_UA_COLUMNS, text, re.M):
         return "ua"
     if re.search(r"^#\s*(?:newdoc|sent_id|global\.Entity|text)\b", text, re.M):
         return "conllu"

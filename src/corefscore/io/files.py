@@ -2,49 +2,58 @@
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from functools import cache
+from typing import IO, TYPE_CHECKING
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    import gzip
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
-class _GzipInput(gzip.GzipFile):
-    """A gzip stream whose corrupt or truncated data is an ``InputError``.
+@cache
+def _gzip_input() -> type[gzip.GzipFile]:
+    """The class of a gzip stream whose corrupt or truncated data is an ``InputError``.
 
     Every reader reads through here, so each need not know what gzip,
-    zlib and EOF errors look like.
+    zlib and EOF errors look like. Made on first use: most inputs are not
+    compressed, and gzip is not loaded at start-up for them.
     """
+    import gzip
 
-    def _failed(self, exc: Exception) -> InputError:
-        cause = "truncated" if isinstance(exc, EOFError) else "corrupt"
-        return InputError(f"gzip data is {cause} ({exc})", path=str(self.name))
+    class _GzipInput(gzip.GzipFile):
+        def _failed(self, exc: Exception) -> InputError:
+            cause = "truncated" if isinstance(exc, EOFError) else "corrupt"
+            return InputError(f"gzip data is {cause} ({exc})", path=str(self.name))
 
-    def read(self, size: int | None = -1) -> bytes:
-        try:
-            return super().read(size)
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            raise self._failed(exc) from None
+        def read(self, size: int | None = -1) -> bytes:
+            try:
+                return super().read(size)
+            except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+                raise self._failed(exc) from None
 
-    def read1(self, size: int = -1) -> bytes:
-        try:
-            return super().read1(size)
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            raise self._failed(exc) from None
+        def read1(self, size: int = -1) -> bytes:
+            try:
+                return super().read1(size)
+            except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+                raise self._failed(exc) from None
 
-    def readline(self, size: int | None = -1) -> bytes:
-        try:
-            return super().readline(size)
-        except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-            raise self._failed(exc) from None
+        def readline(self, size: int | None = -1) -> bytes:
+            try:
+                return super().readline(size)
+            except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+                raise self._failed(exc) from None
+
+    return _GzipInput
 
 
 def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
@@ -62,7 +71,7 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", path=name) from None
     if magic == _GZIP_MAGIC:
-        return _GzipInput(filename=name, fileobj=handle, mode="rb")
+        return _gzip_input()(filename=name, fileobj=handle, mode="rb")
     if magic in _UTF16_MARKS:
         handle.close()
         raise InputError(
@@ -111,11 +120,12 @@ def open_text_output(path_or_stream: str | os.PathLike[str] | IO[str]) -> Iterat
         return
     name = os.fspath(path_or_stream)
     try:
-        handle: IO[str] = (
-            gzip.open(name, "wt", encoding="utf-8", newline="\n")
-            if name.endswith(".gz")
-            else open(name, "w", encoding="utf-8", newline="\n")
-        )
+        if name.endswith(".gz"):
+            import gzip
+
+            handle: IO[str] = gzip.open(name, "wt", encoding="utf-8", newline="\n")
+        else:
+            handle = open(name, "w", encoding="utf-8", newline="\n")
     except OSError as exc:
         raise InputError(f"cannot write ({exc.strerror or exc})", path=name) from None
     with handle:
