@@ -23,7 +23,6 @@ depth after it is d closes at the next closing whose depth before it is d.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -225,7 +224,6 @@ class _Block:
     def __init__(self, block: bytes):
         data = np.frombuffer(block, dtype=np.uint8)
         newlines = np.flatnonzero(data == 10)
-        white = data <= 32
         has_tab = b"\t" in block
         controls = len(newlines)
         if has_tab:
@@ -238,21 +236,18 @@ class _Block:
         count = len(newlines) + (not block.endswith(b"\n"))
         starts = np.zeros(count, dtype=np.int64)
         starts[1:] = newlines[: count - 1] + 1
-        # Field edges: where white space begins or ends. A block starts at a
-        # line's start, and ends in white space or at its end.
+        # Field edges: where white space begins or ends, with white space before
+        # and after the block, so that they pair up as (start, end); the halves
+        # are views, not copies (fresh memory is much of this pass's cost).
+        white = np.empty(len(data) + 2, dtype=bool)
+        white[0] = white[-1] = True
+        np.less_equal(data, 32, out=white[1:-1])
         edges = np.flatnonzero(white[1:] != white[:-1])
-        edges += 1
-        if white[0]:
-            self.field_starts = edges[0::2]
-            self.field_ends = edges[1::2]
-        else:
-            self.field_starts = np.empty((len(edges) + 2) // 2, dtype=np.int64)
-            self.field_starts[0] = 0
-            self.field_starts[1:] = edges[1::2]
-            self.field_ends = edges[0::2]
-        if len(self.field_ends) < len(self.field_starts):
-            self.field_ends = np.append(self.field_ends, len(data))
-        firsts = np.searchsorted(self.field_starts, starts)
+        self.field_starts = edges[0::2]
+        self.field_ends = edges[1::2]
+        # A line starts at a field's start or in white space before one: the
+        # edges before it are the fields before it, two each.
+        firsts = np.searchsorted(edges, starts) >> 1
         #: The first field of each line, and one past the last line's last.
         self.first_field = np.append(firsts, len(self.field_starts))
         fields = np.diff(self.first_field)
@@ -381,7 +376,9 @@ def _check_tab_fields(
 # The syntax pass splits str fields (at Unicode white space), the arrays bytes
 # fields (at ASCII white space): a block with any of these UTF-8 sequences,
 # white space beyond ASCII, keeps the syntax pass.
-_WIDE_SPACE = re.compile(
+# (A pattern, compiled by re's cache when first searched for: most files are
+# ASCII and never need it.)
+_WIDE_SPACE = (
     rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80"
 )
 # The columns that ``conll._SyntaxBuilder.syntax`` reads, by layout (SemEval-2010
@@ -394,8 +391,10 @@ def _block_syntax(
 ) -> None:
     """Add each document's token lines in this block to its syntax: the columns
     its layout reads, its sentence starts, line numbers and field counts."""
+    from bisect import bisect_left  # only the syntax needs it
+
     block = lines.block
-    if not block.isascii() and _WIDE_SPACE.search(block):
+    if not block.isascii() and re.search(_WIDE_SPACE, block):
         raise _NoSyntax
     before = lines.tokens_before
     token_lines = np.flatnonzero(lines.token)
