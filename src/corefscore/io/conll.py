@@ -110,6 +110,8 @@ def read_conll(
         name,
         syntax=syntax or head_column is not None,
         head_column=head_column,
+        # The arrays may hand a file back to be read again: not a pipe's.
+        arrays=os.path.isfile(name),
     )
 
 
@@ -141,6 +143,7 @@ def _read(
     *,
     syntax: bool,
     head_column: int | None,
+    arrays: bool = True,
 ) -> Corpus:
     """Read by arrays (``conll_arrays``) when the file is large enough to load
     numpy for, and line by line when it is small or when the arrays hand it back
@@ -149,7 +152,7 @@ def _read(
     first = blocks()
     head = next(first, b"")
     rest: Iterator[bytes] = chain((head,), first)
-    if len(head) > _PLAIN_BYTES:
+    if arrays and len(head) > _PLAIN_BYTES:
         from .conll_arrays import read_by_arrays
 
         found = read_by_arrays(rest, source, syntax=syntax and head_column is None)

@@ -142,6 +142,10 @@ def read_by_arrays(
 
 
 class _Reader:
+    """One file's blocks read in order: the document boundaries and their
+    forms digests as each block comes, the items of each block as arrays, the
+    entities once all are in (a document can span blocks)."""
+
     def __init__(self, source: str, *, syntax: bool):
         self.source = source
         self.with_syntax = syntax
@@ -203,6 +207,8 @@ class _Reader:
                     _block_syntax(lines, pieces, offset)
                 except _NoSyntax:
                     self.with_syntax = False
+                    for opened in starts:
+                        opened.columns.clear()
             offset += lines.count
             tokens += int(before[-1])
         if doc is not None or not starts:
@@ -567,6 +573,7 @@ def _items(fields: npt.NDArray[np.uint8]) -> tuple[_Ints, _Ints, _Ints]:
 
 
 def _corpus(starts: list[_DocumentStart], parts: list[_Items], source: str) -> Corpus:
+    """The documents, once every block's items are in."""
     label = np.concatenate([p.label for p in parts])
     kind = np.concatenate([p.kind for p in parts])
     lineno = np.concatenate([p.lineno for p in parts])
@@ -602,7 +609,9 @@ def _corpus(starts: list[_DocumentStart], parts: list[_Items], source: str) -> C
     bounds = [0, *np.cumsum(np.bincount(mention_rank, minlength=len(rank))).tolist()]
     labels = [
         str(value).zfill(digits)
-        for value, digits in zip((rank_label >> _DIGITS_BITS).tolist(), (rank_label & 31).tolist())
+        for value, digits in zip(
+            (rank_label >> _DIGITS_BITS).tolist(), (rank_label & ((1 << _DIGITS_BITS) - 1)).tolist()
+        )
     ]
     documents: dict[str, Document] = {}
     first_seen: dict[str, int] = {}
