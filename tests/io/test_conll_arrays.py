@@ -25,7 +25,7 @@ from corefscore.io.conll import _read_blocks, read_conll, read_conll_text
 from corefscore.io.conll_arrays import read_by_arrays
 from corefscore.model import Corpus, Syntax
 
-from ..conftest import examples
+from ..conftest import examples, shared_path
 
 
 def facts(corpus: Corpus) -> list[tuple[object, ...]]:
@@ -412,3 +412,75 @@ def test_read_conll_with_syntax_reads_large_files_by_arrays(tmp_path: Path) -> N
     assert {d: doc.syntax for d, doc in by_arrays.documents.items()} == by_pass
     syntax = by_arrays["(a0); part 000"].syntax
     assert syntax is not None and syntax.words == ("John", "Smith", "saw", "him")
+
+
+# Real files and perturbations of them: read by arrays (they are over 256 KiB)
+# and line by line, the same corpus or the same error.
+
+PERTURBATIONS = {
+    "as is": lambda lines: lines,
+    "a token line dropped": lambda lines: lines[:40] + lines[41:],
+    "a bracket shifted down a line": lambda lines: _shift_bracket(lines),
+    "a document repeated": lambda lines: lines + lines[: lines.index("#end document") + 1],
+    "a document renamed": lambda lines: [
+        "#begin document (renamed); part 000" if i == 0 else line for i, line in enumerate(lines)
+    ],
+    "an end line dropped": lambda lines: _without(lines, "#end document"),
+    "the last end line dropped": lambda lines: lines[
+        : len(lines) - 1 - lines[::-1].index("#end document")
+    ],
+    "a closing bracket dropped": lambda lines: _drop_closing(lines),
+    "tabs as spaces": lambda lines: [line.replace("\t", " ") for line in lines],
+    "CRLF line ends": lambda lines: [line + "\r" for line in lines],
+}
+
+
+def _without(lines: list[str], line: str) -> list[str]:
+    k = lines.index(line)
+    return lines[:k] + lines[k + 1 :]
+
+
+def _shift_bracket(lines: list[str]) -> list[str]:
+    out = list(lines)
+    k = next(i for i, line in enumerate(out) if line.endswith(")") and "(" not in line.split()[-1])
+    head, field = out[k].rsplit(None, 1)
+    out[k] = head + "\t-"
+    out[k + 1] = out[k + 1].rsplit(None, 1)[0] + "\t" + field
+    return out
+
+
+def _drop_closing(lines: list[str]) -> list[str]:
+    out = list(lines)
+    k = next(
+        i
+        for i, line in enumerate(out)
+        if line.split()[-1:]
+        and line.split()[-1][-1] == ")"
+        and not line.split()[-1].startswith("(")
+    )
+    out[k] = out[k].rsplit(None, 1)[0] + "\t-"
+    return out
+
+
+def read_both(text: str) -> tuple[object, object]:
+    def attempt(reader: Callable[[], Corpus]) -> object:
+        try:
+            corpus = reader()
+        except InputError as exc:
+            return str(exc)
+        return facts(corpus), corpus.warnings
+
+    data = text.encode()
+    assert len(data) > conll._PLAIN_BYTES
+    by_arrays = attempt(lambda: read_conll_text(text, source="f"))
+    by_lines_only = attempt(lambda: _read_blocks(iter([data]), "f"))
+    return by_arrays, by_lines_only
+
+
+@pytest.mark.parametrize("perturbation", sorted(PERTURBATIONS))
+def test_perturbed_real_files_read_alike(perturbation: str) -> None:
+    path = shared_path("data", "real", "gum", "pairs", "test.key_ontogum.conll")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    text = "\n".join(PERTURBATIONS[perturbation](lines[:-1])) + "\n"
+    by_arrays, by_lines_only = read_both(text)
+    assert by_arrays == by_lines_only
