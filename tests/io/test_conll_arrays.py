@@ -417,7 +417,7 @@ def test_read_conll_with_syntax_reads_large_files_by_arrays(tmp_path: Path) -> N
 # Real files and perturbations of them: read by arrays (they are over 256 KiB)
 # and line by line, the same corpus or the same error.
 
-PERTURBATIONS = {
+PERTURBATIONS: dict[str, Callable[[list[str]], list[str]]] = {
     "as is": lambda lines: lines,
     "a token line dropped": lambda lines: lines[:40] + lines[41:],
     "a bracket shifted down a line": lambda lines: _shift_bracket(lines),
