@@ -578,7 +578,6 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
     visited = 0  # token lines of the current document seen by the loop below
     offset = 0  # absolute index of the first line of the current block
     tokens = 0  # tokens of the file before the current block
-    first_block = True
 
     def close(builder: _DocumentBuilder, ntok: int) -> None:
         if visited < ntok:
@@ -586,12 +585,7 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
         first_sight(first_seen, builder.doc_id, builder.begin_line, source)
         documents[builder.doc_id] = builder.finish(ntok)
 
-    for block in blocks:
-        if first_block:
-            block = _check_start(block, source)
-            first_block = False
-            if not block:
-                continue  # a byte-order mark alone: nothing to read (found by fuzzing)
+    for block in checked_start(blocks, source):
         _validate_text(block, source, offset)
         lines = _line_facts(block)
         visited_lines = lines.visited()
@@ -681,15 +675,25 @@ def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:
     return Corpus(documents=documents, source=source, warnings=tuple(warnings))
 
 
-def _check_start(block: bytes, source: str) -> bytes:
-    if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise InputError(
-            "file is UTF-16 (byte-order mark found); convert it to UTF-8", path=source, line=1
-        )
-    check_line_ends(block, source)
-    if block.startswith(b"\xef\xbb\xbf"):
-        return block[3:]
-    return block
+def checked_start(blocks: Iterable[bytes], source: str) -> Iterator[bytes]:
+    """The blocks of a file, its first checked (not UTF-16, line ends) and without
+    a UTF-8 byte-order mark; dropped when empty (a mark alone: found by fuzzing)."""
+    first = True
+    for block in blocks:
+        if first:
+            first = False
+            if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                raise InputError(
+                    "file is UTF-16 (byte-order mark found); convert it to UTF-8",
+                    path=source,
+                    line=1,
+                )
+            check_line_ends(block, source)
+            if block.startswith(b"\xef\xbb\xbf"):
+                block = block[3:]
+            if not block:
+                continue
+        yield block
 
 
 def _validate_text(block: bytes, source: str, offset: int) -> None:
@@ -781,11 +785,7 @@ def _walk(
     builder: _SyntaxBuilder | None = None
     doc_id = ""
     lineno = 0  # lines of the file before the current block
-    first = True
-    for block in blocks:
-        if first:
-            block = _check_start(block, source)
-            first = False
+    for block in checked_start(blocks, source):
         # Plain token lines go to the builder as runs of bytes, never split here;
         # only the other lines (blank, comment, document boundary, leading white
         # space), found by one scan of the block, are looked at one by one.

@@ -33,11 +33,11 @@ from .conll import (
     _BEGIN,
     _END,
     FormsDigest,
-    _check_start,
     _layout,
     _SyntaxBuilder,
     _validate_text,
     _Words,
+    checked_start,
 )
 from .files import first_sight
 
@@ -158,13 +158,7 @@ class _Reader:
         doc: _DocumentStart | None = None
         offset = 0  # lines of the file before the block
         tokens = 0  # token lines of the file before the block
-        first_block = True
-        for block in blocks:
-            if first_block:
-                block = _check_start(block, source)
-                first_block = False
-                if not block:
-                    continue
+        for block in checked_start(blocks, source):
             _validate_text(block, source, offset)
             lines = _Block(block)
             before = lines.tokens_before
