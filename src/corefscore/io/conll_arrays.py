@@ -310,13 +310,29 @@ class _Block:
         at = np.minimum(self.first_field[lines] + layout, len(self.field_starts) - 1)
         starts = np.where(has, self.field_starts[at], 0)
         sizes = np.where(has, self.field_ends[at] - self.field_starts[at], 0)
+        chars, ends = _gathered(self.data, starts, sizes, newlines=False)
         offsets = np.zeros(len(lines) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        shift = np.repeat(starts - offsets[:-1], sizes)
-        chars = self.data[np.arange(int(offsets[-1])) + shift].tobytes()
-        known = missing, offsets, chars, sizes.astype("<i4").tobytes()
+        offsets[1:] = ends
+        known = missing, offsets, chars.tobytes(), sizes.astype("<i4").tobytes()
         self._words[layout] = known
         return known
+
+
+def _gathered(
+    data: npt.NDArray[np.uint8], starts: _Ints, sizes: _Ints, *, newlines: bool
+) -> tuple[npt.NDArray[np.uint8], _Ints]:
+    """The byte runs ``data[start : start + size]`` one after the other, each
+    followed by a newline when ``newlines``; and where each run ends."""
+    widths = sizes + 1 if newlines else sizes
+    ends = np.cumsum(widths)
+    if not len(ends) or not ends[-1]:
+        return np.zeros(0, dtype=np.uint8), ends
+    source = np.arange(int(ends[-1])) + np.repeat(starts - (ends - widths), widths)
+    # A newline's place reads one past its run, perhaps past the block's end.
+    gathered = data[np.minimum(source, len(data) - 1)] if newlines else data[source]
+    if newlines:
+        gathered[ends - 1] = 10
+    return gathered, ends
 
 
 def _block_items(block: bytes, lines: _Block, offset: int, tokens: int) -> _Items:
@@ -336,12 +352,7 @@ def _block_items(block: bytes, lines: _Block, offset: int, tokens: int) -> _Item
     if not len(candidates):
         empty = np.zeros(0, dtype=np.int64)
         return _Items(empty, empty, empty, empty)
-    # The fields one after the other, each followed by a newline.
-    widths = sizes + 1
-    ends = np.cumsum(widths)
-    shift = np.repeat(field_starts - (ends - widths), widths)
-    gathered = data[np.minimum(np.arange(int(ends[-1])) + shift, len(data) - 1)]
-    gathered[ends - 1] = 10
+    gathered, ends = _gathered(data, field_starts, sizes, newlines=True)
     label, kind, at = _items(gathered)
     line = candidates[np.searchsorted(ends, at, side="right")]
     return _Items(label, kind, line + (offset + 1), lines.tokens_before[line] + tokens)
@@ -493,11 +504,8 @@ def _columns(
         (lines.first_field[token_lines][:, None] + index).ravel(), len(lines.field_starts) - 1
     )
     starts = np.where(has, lines.field_starts[at], 0)
-    sizes = np.where(has, lines.field_ends[at] - starts, 0) + 1  # with a newline after each
-    ends = np.cumsum(sizes)
-    source = np.arange(int(ends[-1])) + np.repeat(starts - (ends - sizes), sizes)
-    gathered = lines.data[np.minimum(source, len(lines.data) - 1)]
-    gathered[ends - 1] = 10
+    sizes = np.where(has, lines.field_ends[at] - starts, 0)
+    gathered, _ = _gathered(lines.data, starts, sizes, newlines=True)
     values = gathered.tobytes().decode("utf-8").split("\n")
     width = len(wanted)
     return {c: values[i : len(values) - 1 : width] for i, c in enumerate(wanted)}
