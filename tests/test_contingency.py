@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefscore.contingency import build_table, entity_list_table, list_table
+from corefscore.contingency import (
+    build_table,
+    clusters_list_table,
+    entity_list_table,
+    list_table,
+    spans_list_table,
+)
 from corefscore.engines.objects import score_lists, score_pair
 from corefscore.evaluation import Evaluation
-from corefscore.model import Document
+from corefscore.model import Document, plain_entities
 
 
 def doc(*entities: tuple[tuple[int, int], ...]) -> Document:
@@ -114,3 +122,79 @@ def test_score_lists_takes_arrays_for_large_tables(monkeypatch: pytest.MonkeyPat
     # MUC: key entity {0,1,2} falls into 2 response parts (1 link of 2 kept);
     # response entity {2,5,9} into 3 key parts, twinless (9,9) alone (1 of 3).
     assert small["muc"] == (1.0, 2.0, 1.0, 3.0)
+
+
+# Each way a span can fail to be the usual input: other numbers, negative or
+# reversed ends, another length, another type.
+_NUMBER = st.one_of(st.integers(-1, 6), st.sampled_from([True, 1.0]))
+_SPAN = st.tuples(st.integers(0, 6), st.integers(0, 2)).map(lambda p: (p[0], p[0] + p[1]))
+_ODD = st.one_of(
+    st.tuples(_NUMBER, _NUMBER),
+    st.tuples(_NUMBER, st.integers(1, 6)),
+    st.lists(st.integers(0, 6), min_size=1, max_size=3).map(tuple),
+    st.sampled_from(["ab", {"span": (0, 0)}, frozenset({1, 2}), [3, 3]]),
+)
+
+
+@st.composite
+def _sides(draw: st.DrawFn) -> object:
+    """Clusters of distinct spans (a repeat now and then), as lists or tuples, with
+    spans as lists (decoded from JSON) or one odd mention or cluster now and then."""
+    spans = draw(st.lists(_SPAN, max_size=12, unique=True))
+    if spans and draw(st.integers(0, 5)) == 0:
+        spans.append(draw(st.sampled_from(spans)))
+    clusters: list[Any] = []
+    while spans:
+        size = draw(st.integers(1, 4))
+        cluster: list[Any] = spans[:size]
+        del spans[:size]
+        if draw(st.integers(0, 3)) == 0:
+            cluster = [list(span) for span in cluster]
+        clusters.append(tuple(cluster) if draw(st.booleans()) else cluster)
+    if clusters and draw(st.booleans()):
+        where = draw(st.integers(0, len(clusters) - 1))
+        odd = draw(st.one_of(_ODD, st.just(None)))
+        if odd is None:
+            clusters.insert(where, draw(st.sampled_from([[], (), "x"])))
+        else:
+            clusters[where] = [*clusters[where], odd]
+    return draw(st.sampled_from([clusters, clusters, tuple(clusters), {}, "(0, 0)"]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_sides(), _sides(), st.sampled_from([2_000, 12]))
+def test_clusters_list_table_is_plain_entities_then_spans_list_table(
+    key: object, response: object, limit: int
+) -> None:
+    # The one-pass table of CorefScorer.update's usual input: the same table, and
+    # None for every input that the two steps refuse (or that is too large).
+    found = clusters_list_table(key, response, limit)
+    key_entities, response_entities = plain_entities(key), plain_entities(response)
+    if key_entities is None or response_entities is None:
+        assert found is None
+        return
+    expected = spans_list_table(key_entities, response_entities)
+    if expected is None or expected.key_mentions + expected.response_mentions > limit:
+        assert found is None
+        return
+    assert found == expected
+    assert all(type(v) is int for v in found.rows + found.cols + found.counts)
+    # The totals the list formulas read instead of adding the lists up.
+    assert found.key_mentions == sum(found.key_sizes)
+    assert found.response_mentions == sum(found.response_sizes)
+    assert found.matched_mentions == sum(found.counts)
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [(1.0, 2), (True, 2), (1, 2.0), (1, True), (-1, 0), (2, 1), (1,), (1, 2, 3), "12", {1, 2}],
+)
+@pytest.mark.parametrize("side", ["key", "response"])
+def test_clusters_list_table_refuses_an_odd_mention_among_usual_ones(
+    odd: object, side: str
+) -> None:
+    usual = [[(0, 0), (1, 2)], [(4, 4)]]
+    assert clusters_list_table(usual, usual, 2_000) is not None
+    odd_side = [[(0, 0), (1, 2)], [(4, 4), odd]]
+    sides = (odd_side, usual) if side == "key" else (usual, odd_side)
+    assert clusters_list_table(*sides, 2_000) is None

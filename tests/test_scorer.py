@@ -239,7 +239,7 @@ def test_update_on_plain_clusters_equals_scoring_their_documents(
             return str(exc)
 
     plain, documents = (CorefScorer(**_OPTIONS[which]) for _ in range(2))  # type: ignore[arg-type]
-    with mock.patch.object(objects, "score_plain_entities", lambda *args: None):
+    with mock.patch.object(objects, "score_plain_clusters", lambda *args: None):
         expected = update(documents)
     assert update(plain) == expected
     assert plain._warnings == documents._warnings
@@ -251,9 +251,9 @@ def test_update_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.Mon
     from corefscore.engines import objects
 
     taken: list[object] = []
-    real = objects.score_plain_entities
+    real = objects.score_plain_clusters
     monkeypatch.setattr(
-        objects, "score_plain_entities", lambda *a: taken.append(real(*a)) or taken[-1]
+        objects, "score_plain_clusters", lambda *a: taken.append(real(*a)) or taken[-1]
     )
     scorer = CorefScorer()
     scorer.update([[(0, 0), (2, 3)], [(5, 5)]], [[(0, 0), (2, 3), (5, 5)]])
@@ -265,3 +265,14 @@ def test_update_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.Mon
     with pytest.raises(InputError, match="'named' was already scored"):
         scorer.update([[(0, 0)]], [[(0, 0)]], doc_id="named")
     assert len(taken) == 3 and len(scorer.document_statistics) == 3
+
+
+def test_bad_clusters_under_a_taken_name_are_reported_before_the_name() -> None:
+    # As on the documents' path: the clusters are read first, then the name refused.
+    scorer = CorefScorer()
+    scorer.update([[(0, 0)]], [[(0, 0)]], doc_id="d")
+    with pytest.raises(InputError, match=r"invalid span \(3, 1\)"):
+        scorer.update([[(3, 1)]], [[(0, 0)]], doc_id="d")
+    with pytest.raises(InputError, match="'d' was already scored"):
+        scorer.update([[(0, 0)]], [[(0, 0)]], doc_id="d")
+    assert list(scorer.document_statistics) == ["d"]

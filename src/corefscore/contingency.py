@@ -140,6 +140,10 @@ class ListTable(NamedTuple):
     ``list_statistics`` formula read it for small documents, where building
     arrays would cost more than the arithmetic (``CorefScorer.update`` in a
     training loop). A named tuple: made once per document, it must be cheap.
+
+    ``key_mentions`` and ``response_mentions`` are the sums of ``key_sizes``
+    and ``response_sizes``, ``matched_mentions`` the sum of ``counts``: the
+    list formulas read these totals instead of adding the lists up again.
     """
 
     key_sizes: list[int]
@@ -180,6 +184,106 @@ def spans_list_table(
         return None
     return entity_list_table(
         key_of, list(map(len, key_entities)), response_entities, key=key, response=response
+    )
+
+
+def clusters_list_table(
+    key_clusters: object, response_clusters: object, limit: int
+) -> ListTable | None:
+    """The ``ListTable`` of two sides given as the usual clusters: a list or tuple
+    of non-empty lists or tuples of valid ``(start, end)`` pairs (tuples or lists)
+    of Python ints, no span twice on a side, at most ``limit`` mentions in all.
+    ``None`` for anything else (``document_from_clusters`` then reads or refuses
+    it, and the documents' path scores it).
+
+    ``model.plain_entities`` then ``spans_list_table``, in one pass per side:
+    checking each mention where it is tabulated saves a loop over every
+    mention, which is most of the cost of ``CorefScorer.update`` on a
+    model's clusters.
+    """
+    if type(key_clusters) is not list and type(key_clusters) is not tuple:
+        return None
+    if type(response_clusters) is not list and type(response_clusters) is not tuple:
+        return None
+    key_of: dict[Span, int] = {}
+    key_sizes: list[int] = []
+    for i, cluster in enumerate(key_clusters):
+        if (type(cluster) is not list and type(cluster) is not tuple) or not cluster:
+            return None
+        for mention in cluster:
+            if type(mention) is not tuple:
+                if type(mention) is not list:
+                    return None
+                mention = tuple(mention)
+            if len(mention) != 2:
+                return None
+            start, end = mention
+            if type(start) is not int or type(end) is not int or not 0 <= start <= end:
+                return None
+            key_of[mention] = i
+        key_sizes.append(len(cluster))
+    key_total = sum(key_sizes)
+    if len(key_of) < key_total or key_total > limit:
+        return None
+    # As in entity_list_table, with each mention checked as above.
+    width = max(len(response_clusters), 1)
+    cell_of: dict[int, int] = {}
+    rows: list[int] = []
+    cols: list[int] = []
+    counts: list[int] = []
+    response_cells: list[int] = []
+    response_sizes: list[int] = []
+    # Spans given as lists, which the repeat check below must make hashable.
+    listed = False
+    for j, cluster in enumerate(response_clusters):
+        if (type(cluster) is not list and type(cluster) is not tuple) or not cluster:
+            return None
+        for mention in cluster:
+            if type(mention) is not tuple:
+                if type(mention) is not list:
+                    return None
+                mention = tuple(mention)
+                listed = True
+            if len(mention) != 2:
+                return None
+            start, end = mention
+            if type(start) is not int or type(end) is not int or not 0 <= start <= end:
+                return None
+            owner = key_of.get(mention)
+            if owner is None:
+                response_cells.append(-1)
+                continue
+            code = owner * width + j
+            c = cell_of.get(code)
+            if c is None:
+                c = cell_of[code] = len(rows)
+                rows.append(owner)
+                cols.append(j)
+                counts.append(1)
+            else:
+                counts[c] += 1
+            response_cells.append(c)
+        response_sizes.append(len(cluster))
+    response_total = len(response_cells)
+    spans = chain.from_iterable(response_clusters)
+    if (
+        key_total + response_total > limit
+        or len(set(map(tuple, spans) if listed else spans)) < response_total
+    ):
+        return None
+    return ListTable(
+        key_sizes=key_sizes,
+        response_sizes=response_sizes,
+        rows=rows,
+        cols=cols,
+        counts=counts,
+        response_cells=response_cells,
+        key_mentions=key_total,
+        response_mentions=response_total,
+        matched_mentions=sum(counts),
+        key=None,
+        response=None,
+        memo={},
     )
 
 
@@ -542,6 +646,7 @@ __all__ = [
     "Segmentation",
     "build_table",
     "choose2",
+    "clusters_list_table",
     "empty_document",
     "group_sums",
     "list_table",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, UsageError
@@ -22,7 +23,6 @@ from .model import (
     MentionTable,
     corpus_from_mapping,
     document_from_clusters,
-    plain_entities,
 )
 from .pipeline import Statistics, evaluate, min_span_warning
 from .result import ScoreResult, build_result
@@ -94,17 +94,17 @@ class CorefScorer:
         accepts. Returns that document's statistics and adds them to the state.
         Without ``doc_id`` the document is anonymous (see the class).
         """
-        from .engines.objects import score_plain_entities
-
+        engine = _objects or _load_objects()
         name = doc_id if doc_id is not None else self._free_name()
         # The usual input (lists of (start, end) pairs of ints) is scored without
         # documents when their preparation would change nothing (a training loop
-        # calls this every step); anything else takes the documents' path.
-        key_entities = plain_entities(key_clusters)
-        response_entities = plain_entities(response_clusters)
-        if key_entities is not None and response_entities is not None:
-            self._check_new(name)
-            stats = score_plain_entities(key_entities, response_entities, self.evaluation)
+        # calls this every step); anything else takes the documents' path, and
+        # so does a name already taken, so that a bad input is still reported
+        # before the name.
+        if name not in self._documents or name in self._anonymous:
+            stats: Statistics | None = engine.score_plain_clusters(
+                key_clusters, response_clusters, self.evaluation
+            )
             if stats is not None:
                 self._store(name, stats, anonymous=doc_id is None)
                 return stats
@@ -219,6 +219,21 @@ class CorefScorer:
             per_document=per_document,
             options=options,
         )
+
+
+# corefscore.engines.objects, imported by the first update: not with this module
+# (``import corefscore`` stays light), nor by every update (an import statement
+# costs about 1 µs even when the module is loaded). Its functions are looked up
+# on each call, so that a patched one is the one called.
+_objects: ModuleType | None = None
+
+
+def _load_objects() -> ModuleType:
+    global _objects
+    from .engines import objects
+
+    _objects = objects
+    return objects
 
 
 def _summed(documents: Mapping[str, Statistics], name: str, width: int) -> tuple[float, ...]:

@@ -125,3 +125,15 @@ def test_a_large_sparse_component_is_aligned_as_the_arrays_align_it(name: str) -
     assert _bits(by_lists) == _bits(metric.statistics(build_table(key, response)))
     # Key i with response i: 400 pairs sharing one mention each (φ4 = 2/4).
     assert by_lists[0] == (400.0 if name == "ceafm" else 200.0)
+
+
+def test_an_empty_entity_adds_no_muc_link() -> None:
+    # The list formula counts |e| - 1 links per non-empty entity from the table's
+    # totals; an empty entity (possible in a table of the caller's own mentions)
+    # must not count -1.
+    from corefscore.contingency import entity_list_table
+
+    key_of = {"a": 0, "b": 0, "c": 2}
+    lists = entity_list_table(key_of, [2, 0, 1], [[], ["a", "b"], [], ["c"]])
+    assert REGISTRY["muc"].list_statistics is not None
+    assert REGISTRY["muc"].list_statistics(lists) == (1.0, 1.0, 1.0, 1.0)

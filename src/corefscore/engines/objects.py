@@ -15,13 +15,13 @@ from ..contingency import (
     ContingencyTable,
     ListTable,
     build_table,
+    clusters_list_table,
     list_table,
-    spans_list_table,
     stack_tables,
     table_of_lists,
 )
 from ..evaluation import Evaluation
-from ..model import Corpus, Document, Span
+from ..model import Corpus, Document
 from ..pipeline import (
     Pairing,
     Statistics,
@@ -59,30 +59,26 @@ def score_pair(
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
 
 
-def score_plain_entities(
-    key_entities: Sequence[Sequence[Span]],
-    response_entities: Sequence[Sequence[Span]],
-    evaluation: Evaluation,
+def score_plain_clusters(
+    key_clusters: object, response_clusters: object, evaluation: Evaluation
 ) -> Statistics | None:
-    """``score_pair`` on two sides given as entities of spans, without making
+    """``score_pair`` on two sides given as clusters of spans, without making
     documents, when nothing of the pair's preparation applies: the evaluation's
-    regime is the standard one, no span repeats (so no duplicates policy acts),
+    regime is the standard one, the clusters are the usual input
+    (``clusters_list_table``: no span repeats, so no duplicates policy acts),
     every metric has a built-in list formula and the pair is small. ``None``
     otherwise: the caller then makes the documents and calls ``score_pair``
     (``CorefScorer.update`` on a model's clusters, every step of training)."""
     if not _plain_ready(evaluation):
         return None
-    mentions = sum(map(len, key_entities)) + sum(map(len, response_entities))
-    if mentions > LIST_MENTIONS:
-        return None
-    lists = spans_list_table(key_entities, response_entities)
+    lists = clusters_list_table(key_clusters, response_clusters, LIST_MENTIONS)
     if lists is None:
         return None
     return _list_statistics(lists, evaluation)
 
 
 def _plain_ready(evaluation: Evaluation) -> bool:
-    """Whether ``score_plain_entities`` may score for ``evaluation``: what
+    """Whether ``score_plain_clusters`` may score for ``evaluation``: what
     ``_prepared`` does to a pair without repeated spans, optional mentions or
     split antecedents is then nothing, and no list formula reads the documents."""
 

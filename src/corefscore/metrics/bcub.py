@@ -50,7 +50,7 @@ def list_statistics(table: ListTable) -> tuple[float, ...]:
             shared = counts[c]
             recall += shared / key_sizes[rows[c]]
             precision += shared / response_sizes[cols[c]]
-    return (recall, float(sum(key_sizes)), precision, float(sum(response_sizes)))
+    return (recall, float(table.key_mentions), precision, float(table.response_mentions))
 
 
 DEFINITIONS: tuple[Metric, ...] = (

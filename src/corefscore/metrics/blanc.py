@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
+from operator import mul
 from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, IrregularSpan, ListTable, choose2, segment_totals
@@ -85,32 +86,36 @@ statistics = PerDocument(segment_statistics)
 
 def list_statistics(table: ListTable) -> tuple[float, ...]:
     """``segment_statistics`` of a one-document ``ListTable`` (exact integers)."""
-    # Σ C(n, 2) = Σ n(n - 1) / 2, every n(n - 1) being even.
-    key_links = sum([n * (n - 1) for n in table.key_sizes]) // 2
-    response_links = sum([n * (n - 1) for n in table.response_sizes]) // 2
-    common_links = sum([n * (n - 1) for n in table.counts]) // 2
-    row_sums = [0] * len(table.key_sizes)
-    col_sums = [0] * len(table.response_sizes)
-    for i, j, n in zip(table.rows, table.cols, table.counts):
+    key_sizes, response_sizes, counts = table.key_sizes, table.response_sizes, table.counts
+    matched = table.matched_mentions
+    # Σ C(n, 2) = (Σ n² - Σ n) / 2, where Σ n is a count the table holds: one
+    # product per value, summed in C, instead of a product and a difference each.
+    key_links = (sum(map(mul, key_sizes, key_sizes)) - table.key_mentions) // 2
+    response_links = (sum(map(mul, response_sizes, response_sizes)) - table.response_mentions) // 2
+    common_links = (sum(map(mul, counts, counts)) - matched) // 2
+    row_sums = [0] * len(key_sizes)
+    col_sums = [0] * len(response_sizes)
+    for i, j, n in zip(table.rows, table.cols, counts):
         row_sums[i] += n
         col_sums[j] += n
-    common_non = (
-        _choose2(table.matched_mentions)
-        - sum([n * (n - 1) for n in row_sums]) // 2
-        - sum([n * (n - 1) for n in col_sums]) // 2
+    # Row sums and column sums each add up to the matched mentions.
+    common_non = float(
+        _choose2(matched)
+        - (sum(map(mul, row_sums, row_sums)) - matched) // 2
+        - (sum(map(mul, col_sums, col_sums)) - matched) // 2
         + common_links
     )
-    out = (
-        common_links,
-        key_links,
-        common_links,
-        response_links,
+    common = float(common_links)
+    return (
+        common,
+        float(key_links),
+        common,
+        float(response_links),
         common_non,
-        _choose2(sum(table.key_sizes)) - key_links,
+        float(_choose2(table.key_mentions) - key_links),
         common_non,
-        _choose2(sum(table.response_sizes)) - response_links,
+        float(_choose2(table.response_mentions) - response_links),
     )
-    return tuple(float(v) for v in out)
 
 
 def _side_links(regular_sizes: np.ndarray, spans: list[tuple[int, ...]]) -> tuple[int, int]:

@@ -642,7 +642,7 @@ def list_statistics_m(table: ListTable) -> tuple[float, ...]:
     for cells in parts.solved:
         total += _component_value(rows, cols, cells, counts)
     found = float(total)
-    return (found, float(sum(table.key_sizes)), found, float(sum(table.response_sizes)))
+    return (found, float(table.key_mentions), found, float(table.response_mentions))
 
 
 def list_statistics_e(table: ListTable) -> tuple[float, ...]:

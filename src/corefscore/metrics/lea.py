@@ -85,12 +85,17 @@ def list_statistics(table: ListTable) -> tuple[float, ...]:
         elif key_sizes[i] == 1 and response_sizes[j] == 1:
             # Two singletons of one mention, twins: each one's self-link is resolved.
             key_resolved[i] = response_resolved[j] = 1
+    # An entity with no resolved link adds 0.0, which leaves the sum's bits as
+    # they are (the sum is never -0.0), and a singleton's resolved self-link
+    # adds 1 / 1.0 * 1 = 1.0: both are skipped as arithmetic.
     recall = precision = 0.0
     for resolved, size in zip(key_resolved, key_sizes):
-        recall += resolved / (size * (size - 1) / 2 if size > 1 else 1.0) * size
+        if resolved:
+            recall += resolved / (size * (size - 1) / 2) * size if size > 1 else 1.0
     for resolved, size in zip(response_resolved, response_sizes):
-        precision += resolved / (size * (size - 1) / 2 if size > 1 else 1.0) * size
-    return (recall, float(sum(key_sizes)), precision, float(sum(response_sizes)))
+        if resolved:
+            precision += resolved / (size * (size - 1) / 2) * size if size > 1 else 1.0
+    return (recall, float(table.key_mentions), precision, float(table.response_mentions))
 
 
 def _uniform(entity: Entity) -> float:

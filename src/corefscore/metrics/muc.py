@@ -32,8 +32,10 @@ def segment_statistics(table: ContingencyTable) -> np.ndarray:
 def list_statistics(table: ListTable) -> tuple[float, ...]:
     """``segment_statistics`` of a one-document ``ListTable`` (every cell is nonzero)."""
     correct = float(table.matched_mentions - len(table.counts))
-    key_links = float(sum(size - 1 for size in table.key_sizes if size > 0))
-    response_links = float(sum(size - 1 for size in table.response_sizes if size > 0))
+    # Σ (|e| - 1) over the non-empty entities, from counts the table holds.
+    key_sizes, response_sizes = table.key_sizes, table.response_sizes
+    key_links = float(table.key_mentions - len(key_sizes) + key_sizes.count(0))
+    response_links = float(table.response_mentions - len(response_sizes) + response_sizes.count(0))
     return (correct, key_links, correct, response_links)
 
 
