@@ -253,6 +253,7 @@ class _Block:
         fields = np.diff(self.first_field)
         comment = data[np.minimum(starts, len(data) - 1)] == 35
         self.token = (fields > 0) & ~comment
+        self.token_lines = np.flatnonzero(self.token)
         self.tokens_before = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(self.token, out=self.tokens_before[1:])
         self.block = block
@@ -282,8 +283,7 @@ class _Block:
         if first == last:
             return None
         if layout is None:
-            line = int(np.flatnonzero(self.token[lo:hi])[0]) + lo
-            field = int(self.first_field[line])
+            field = int(self.first_field[self.token_lines[first]])
             layout = _layout(self.block[self.field_starts[field] : self.field_ends[field]])
         missing, offsets, chars, lengths = self._block_words(layout)
         if missing[last] != missing[first]:
@@ -301,7 +301,7 @@ class _Block:
         known = self._words.get(layout)
         if known is not None:
             return known
-        lines = np.flatnonzero(self.token)
+        lines = self.token_lines
         fields = self.first_field[lines + 1] - self.first_field[lines]
         # The word must exist and must not be the line's last (coreference) field.
         has = fields > layout + 1
@@ -337,7 +337,7 @@ def _gathered(
 
 def _block_items(block: bytes, lines: _Block, offset: int, tokens: int) -> _Items:
     data = lines.data
-    candidates = np.flatnonzero(lines.token)
+    candidates = lines.token_lines
     last = lines.first_field[candidates + 1] - 1
     field_starts = lines.field_starts[last]
     field_ends = lines.field_ends[last]
@@ -408,7 +408,7 @@ def _block_syntax(
     if not block.isascii() and re.search(_WIDE_SPACE, block):
         raise _NoSyntax
     before = lines.tokens_before
-    token_lines = np.flatnonzero(lines.token)
+    token_lines = lines.token_lines
     first_field = lines.first_field
     fields = first_field[token_lines + 1] - first_field[token_lines]
     blanks = np.zeros(lines.count + 1, dtype=np.int64)
