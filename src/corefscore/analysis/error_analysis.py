@@ -43,7 +43,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, count
+from itertools import chain, count, repeat
 from typing import Any, Literal, TypeVar
 
 from ..errors import InputError, UsageError
@@ -936,14 +936,15 @@ class _StepScores:
         key_index = {m: k for k, m in enumerate(chain.from_iterable(analysis.gold))}
         # Every mention of every step, in text order, sorted once for all steps.
         order = sorted(set().union(*analysis.states.values()))
-        twins = [key_index.get(m, -1) for m in order]
+        # map() with a second iterable of -1: dict.get's default, looked up in C.
+        twins = list(map(key_index.get, order, repeat(-1)))
         previous: dict[_Mention, int] | None = None
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
                 self._keys.append(key_entities)
                 self._twins.append(twins)
-                self._labels.append([state.get(m, -1) for m in order])
+                self._labels.append(list(map(state.get, order, repeat(-1))))
                 self._uses.append([])
                 self._waiting += len(order)
             self._uses[-1].append((step, doc_id))

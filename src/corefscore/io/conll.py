@@ -158,11 +158,9 @@ def _read(
         found = read_by_arrays(rest, source, syntax=syntax and head_column is None)
         if found is not None:
             corpus, columns = found
-            if not syntax:
-                return corpus
-            if columns is None:
-                columns = read_syntax(syntax_blocks(), source, head_column)
-            return _with_syntax(corpus, columns)
+            if not syntax or columns is not None:
+                return corpus  # with its syntax when asked for
+            return _with_syntax(corpus, read_syntax(syntax_blocks(), source, head_column))
         rest = blocks()
     corpus = _read_blocks(rest, source)
     if syntax:

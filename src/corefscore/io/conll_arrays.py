@@ -126,19 +126,23 @@ def read_by_arrays(
     when the line-by-line reader must read it (see the module's docstring).
 
     With ``syntax``, also every document's syntax as ``conll.read_syntax``
-    gives it, or ``None`` when that pass must find it (a layout the arrays do
-    not split as it does: tab-separated fields that are empty or hold white
-    space, white space beyond ASCII; or an error to report).
+    gives it, already in the documents, or ``None`` when that pass must find
+    it (a layout the arrays do not split as it does: tab-separated fields that
+    are empty or hold white space, white space beyond ASCII; or an error to
+    report).
     """
     try:
         reader = _Reader(source, syntax=syntax)
-        corpus = reader.read(blocks)
+        reader.read(blocks)
+        found: dict[str, Syntax] | None = None
+        if syntax:
+            try:
+                found = reader.syntax()
+            except (_NoSyntax, InputError):
+                pass
+        return _corpus(reader.starts, reader.parts, source, found), found
     except (_Unhandled, InputError):
         return None
-    try:
-        return corpus, reader.syntax() if syntax else None
-    except (_NoSyntax, InputError):
-        return corpus, None
 
 
 class _Reader:
@@ -152,7 +156,7 @@ class _Reader:
         self.starts: list[_DocumentStart] = []
         self.parts: list[_Items] = []
 
-    def read(self, blocks: Iterator[bytes]) -> Corpus:
+    def read(self, blocks: Iterator[bytes]) -> None:
         source = self.source
         starts = self.starts
         doc: _DocumentStart | None = None
@@ -207,7 +211,6 @@ class _Reader:
             tokens += int(before[-1])
         if doc is not None or not starts:
             raise _Unhandled  # no '#end document' (a warning), or no document (an error)
-        return _corpus(starts, self.parts, source)
 
     def syntax(self) -> dict[str, Syntax]:
         if not self.with_syntax:
@@ -328,10 +331,13 @@ def _gathered(
     if not len(ends) or not ends[-1]:
         return np.zeros(0, dtype=np.uint8), ends
     source = np.arange(int(ends[-1])) + np.repeat(starts - (ends - widths), widths)
-    # A newline's place reads one past its run, perhaps past the block's end.
-    gathered = data[np.minimum(source, len(data) - 1)] if newlines else data[source]
     if newlines:
+        # A newline's place would read one past its run, perhaps past the block.
+        source[ends - 1] = 0
+        gathered = data[source]
         gathered[ends - 1] = 10
+    else:
+        gathered = data[source]
     return gathered, ends
 
 
@@ -445,8 +451,10 @@ def _block_syntax(
         np.cumsum(mismatched, out=mismatched_before[1:])
         tabbed_list, mismatched_list = tabbed_before.tolist(), mismatched_before.tolist()
     else:
-        mismatched = fields != 1
-        mismatched_list = []
+        tabbed_list = []
+        mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
+        np.cumsum(fields != 1, out=mismatched_before[1:])
+        mismatched_list = mismatched_before.tolist()
     bounds = [(int(before[line_from]), int(before[line_to])) for _, line_from, line_to, _ in pieces]
     wanted: set[int] = set()
     for (doc, _, _, _), (a, b) in zip(pieces, bounds):
@@ -478,11 +486,9 @@ def _block_syntax(
                 doc.sentence_starts.append(doc.count)
             starts = breaks[bisect_left(breaks, a + 1) : bisect_left(breaks, b)]
             doc.sentence_starts.extend([doc.count + t - a for t in starts])
-            if lines.has_tab:
+            if tabbed_list:
                 doc.tabbed |= tabbed_list[b] > tabbed_list[a]
-                doc.mismatched |= mismatched_list[b] > mismatched_list[a]
-            elif not doc.mismatched:
-                doc.mismatched = bool(mismatched[a:b].any())
+            doc.mismatched |= mismatched_list[b] > mismatched_list[a]
             doc.count += b - a
             doc.pending_break = blank_list[line_to] > blank_list[last_token_line[b - 1] + 1]
         else:
@@ -574,8 +580,14 @@ def _items(fields: npt.NDArray[np.uint8]) -> tuple[_Ints, _Ints, _Ints]:
     return (values << _DIGITS_BITS) | digits, kind, run_starts
 
 
-def _corpus(starts: list[_DocumentStart], parts: list[_Items], source: str) -> Corpus:
-    """The documents, once every block's items are in."""
+def _corpus(
+    starts: list[_DocumentStart],
+    parts: list[_Items],
+    source: str,
+    syntax: dict[str, Syntax] | None,
+) -> Corpus:
+    """The documents, once every block's items are in (with their syntax, when
+    given: made once, not replaced after)."""
     label = np.concatenate([p.label for p in parts])
     kind = np.concatenate([p.kind for p in parts])
     lineno = np.concatenate([p.lineno for p in parts])
@@ -629,6 +641,7 @@ def _corpus(starts: list[_DocumentStart], parts: list[_Items], source: str) -> C
             source=source,
             token_count=start.token_count,
             forms_digest=start.forms.value,
+            syntax=syntax[start.doc_id] if syntax is not None else None,
         )
     return Corpus(documents=documents, source=source, warnings=())
 
