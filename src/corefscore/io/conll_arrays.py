@@ -447,14 +447,11 @@ def _block_syntax(
             mismatched |= np.isin(token_lines, untabbed)
         tabbed_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
         np.cumsum(tabbed > 0, out=tabbed_before[1:])
-        mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
-        np.cumsum(mismatched, out=mismatched_before[1:])
-        tabbed_list, mismatched_list = tabbed_before.tolist(), mismatched_before.tolist()
     else:
-        tabbed_list = []
-        mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
-        np.cumsum(fields != 1, out=mismatched_before[1:])
-        mismatched_list = mismatched_before.tolist()
+        mismatched = fields != 1
+        tabbed_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
+    mismatched_before = np.zeros(len(token_lines) + 1, dtype=np.int64)
+    np.cumsum(mismatched, out=mismatched_before[1:])
     bounds = [(int(before[line_from]), int(before[line_to])) for _, line_from, line_to, _ in pieces]
     wanted: set[int] = set()
     for (doc, _, _, _), (a, b) in zip(pieces, bounds):
@@ -464,18 +461,35 @@ def _block_syntax(
                 doc.first = block[lines.field_starts[field] : lines.field_ends[field]].decode()
                 doc.semeval = doc.first.isascii() and doc.first.isdigit()
             wanted.update(_SYNTAX_COLUMNS[doc.semeval])
-    columns = _columns(lines, token_lines, fields, sorted(wanted))
+    order = sorted(wanted)
+    place = {c: i for i, c in enumerate(order)}
+    width = len(order)
+    values = _columns(lines, token_lines, fields, order)
     numbers = (token_lines + (offset + 1)).tolist()
     lows = [a for a, b in bounds if a < b]
     shortest = np.minimum.reduceat(fields, lows).tolist() if lows else []
-    last_token_line = token_lines.tolist()
-    blank_list = blanks.tolist()
+    # Per piece, by array operations on the pieces' bounds (a block has few pieces
+    # and many lines): a line with a tab, a line not split as its tabs, and a
+    # blank line after the piece's last token line (or anywhere in a piece without one).
+    low, high = np.array(bounds, dtype=np.int64).reshape(-1, 2).T
+    line_from, line_to = np.array([(p[1], p[2]) for p in pieces], dtype=np.int64).reshape(-1, 2).T
+    last_line = line_from
+    if len(token_lines):
+        last_line = np.where(high > low, token_lines[np.maximum(high - 1, 0)] + 1, line_from)
+    facts = zip(
+        (tabbed_before[high] > tabbed_before[low]).tolist(),
+        (mismatched_before[high] > mismatched_before[low]).tolist(),
+        (blanks[line_to] > blanks[last_line]).tolist(),
+    )
     held = iter(shortest)
-    for (doc, line_from, line_to, goes_on), (a, b) in zip(pieces, bounds):
+    for (doc, _, _, goes_on), (a, b), (tabbed_here, mismatched_here, trailing) in zip(
+        pieces, bounds, facts
+    ):
         if a < b:
             assert doc.semeval is not None
             for c in _SYNTAX_COLUMNS[doc.semeval]:
-                doc.columns.setdefault(c, []).append(columns[c][a:b])
+                i = place[c]
+                doc.columns.setdefault(c, []).append(values[i + a * width : i + b * width : width])
             least = next(held)
             doc.shortest = least if not doc.count else min(doc.shortest, least)
             doc.line_numbers.extend(numbers[a:b])
@@ -486,24 +500,22 @@ def _block_syntax(
                 doc.sentence_starts.append(doc.count)
             starts = breaks[bisect_left(breaks, a + 1) : bisect_left(breaks, b)]
             doc.sentence_starts.extend([doc.count + t - a for t in starts])
-            if tabbed_list:
-                doc.tabbed |= tabbed_list[b] > tabbed_list[a]
-            doc.mismatched |= mismatched_list[b] > mismatched_list[a]
+            doc.tabbed |= tabbed_here
+            doc.mismatched |= mismatched_here
             doc.count += b - a
-            doc.pending_break = blank_list[line_to] > blank_list[last_token_line[b - 1] + 1]
+            doc.pending_break = trailing
         else:
-            doc.pending_break |= blank_list[line_to] > blank_list[line_from]
+            doc.pending_break |= trailing
         if not goes_on and doc.tabbed and doc.mismatched:
             raise _NoSyntax
 
 
-def _columns(
-    lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]
-) -> dict[int, list[str]]:
+def _columns(lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]) -> list[str]:
     """Fields ``wanted`` of every token line (empty where a line has no such
-    field), gathered, decoded and split in one go."""
+    field), gathered, decoded and split in one go: line by line, ``wanted``'s
+    fields in order (column ``wanted[i]`` of token line t at ``t * len(wanted) + i``)."""
     if not wanted or not len(token_lines):
-        return {c: [] for c in wanted}
+        return []
     index = np.array(wanted, dtype=np.int64)
     has = (fields[:, None] > index).ravel()
     at = np.minimum(
@@ -513,8 +525,8 @@ def _columns(
     sizes = np.where(has, lines.field_ends[at] - starts, 0)
     gathered, _ = _gathered(lines.data, starts, sizes, newlines=True)
     values = gathered.tobytes().decode("utf-8").split("\n")
-    width = len(wanted)
-    return {c: values[i : len(values) - 1 : width] for i, c in enumerate(wanted)}
+    values.pop()  # after the last newline
+    return values
 
 
 class _GatheredSyntax(_SyntaxBuilder):
