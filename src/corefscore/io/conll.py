@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
-from .files import check_line_ends, first_sight, open_binary
+from .files import first_sight, open_binary, opening_block
 
 if TYPE_CHECKING:
     import numpy as np
@@ -680,15 +680,7 @@ def checked_start(blocks: Iterable[bytes], source: str) -> Iterator[bytes]:
     for block in blocks:
         if first:
             first = False
-            if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                raise InputError(
-                    "file is UTF-16 (byte-order mark found); convert it to UTF-8",
-                    path=source,
-                    line=1,
-                )
-            check_line_ends(block, source)
-            if block.startswith(b"\xef\xbb\xbf"):
-                block = block[3:]
+            block = opening_block(block, source)
             if not block:
                 continue
         yield block

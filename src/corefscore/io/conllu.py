@@ -57,7 +57,7 @@ import numpy as np
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import iter_blocks
-from .files import NEWDOC, check_line_ends, first_sight, newdoc_id
+from .files import NEWDOC, first_sight, newdoc_id, opening_block
 
 DEFAULT_ATTRIBUTES = ("eid", "etype", "head", "other")
 
@@ -503,14 +503,7 @@ def _file_blocks(path: str, reader: _Reader) -> Iterator[bytes]:
     for block in iter_blocks(path):
         if first:
             first = False
-            if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                raise InputError(
-                    "file is UTF-16 (byte-order mark found); convert it to UTF-8",
-                    path=path,
-                    line=1,
-                )
-            check_line_ends(block, path)
-            block = block.removeprefix(b"\xef\xbb\xbf")
+            block = opening_block(block, path)
             if not block:
                 reader.lines([""])  # the file was a byte-order mark alone: one empty line
                 continue

@@ -97,6 +97,17 @@ def check_line_ends(first_block: bytes, path: str) -> None:
         )
 
 
+def opening_block(block: bytes, path: str) -> bytes:
+    """A line-based file's first block, checked (not UTF-16, line ends) and without
+    its UTF-8 byte-order mark."""
+    if block[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError(
+            "file is UTF-16 (byte-order mark found); convert it to UTF-8", path=path, line=1
+        )
+    check_line_ends(block, path)
+    return block.removeprefix(b"\xef\xbb\xbf")
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The whole of a small UTF-8 text file (a report, a list), with input errors."""
     name = os.fspath(path)

@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 from ..errors import InputError, UsageError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import FormsDigest, iter_blocks
-from .files import NEWDOC, check_line_ends, first_sight, newdoc_id
+from .files import NEWDOC, first_sight, newdoc_id, opening_block
 
 #: The layers a UA file can be read for (``read_ua(..., layer=...)``).
 LAYERS = ("identity", "discourse_deixis")
@@ -145,8 +145,7 @@ def _file_lines(path: str) -> Iterator[str]:
     for block in iter_blocks(path):
         if first:
             first = False
-            check_line_ends(block, path)
-            block = block.removeprefix(b"\xef\xbb\xbf")
+            block = opening_block(block, path)
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError as exc:
