@@ -225,7 +225,8 @@ def clusters_list_table(
     key_total = sum(key_sizes)
     if len(key_of) < key_total or key_total > limit:
         return None
-    # As in entity_list_table, with each mention checked as above.
+    # As in entity_list_table, with each mention checked as above: inlined, not
+    # shared, as a call per mention would cost more than the rest of a cell.
     width = max(len(response_clusters), 1)
     cell_of: dict[int, int] = {}
     rows: list[int] = []
