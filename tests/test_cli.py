@@ -506,9 +506,8 @@ def test_a_file_written_by_the_command_is_complete(tmp_path: Path, name: str) ->
     assert converted.metrics == corefscore.score_files(KEY, KEY).metrics
 
 
-def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None:
-    # Importing numpy costs several times what the rest of a small run costs: a
-    # small CoNLL file and small in-memory documents never need it.
+def small_pair(tmp_path: Path) -> tuple[Path, Path]:
+    """A two-token CoNLL key and a response that splits its entity."""
     key = tmp_path / "key.conll"
     key.write_text(
         "#begin document (a); part 000\na\t0\t0\tJohn\t(0)\na\t0\t1\tsaw\t-\n"
@@ -516,6 +515,13 @@ def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None
     )
     response = tmp_path / "response.conll"
     response.write_text(key.read_text().replace("him\t(0)", "him\t(1)"))
+    return key, response
+
+
+def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None:
+    # Importing numpy costs several times what the rest of a small run costs: a
+    # small CoNLL file and small in-memory documents never need it.
+    key, response = small_pair(tmp_path)
     code = (
         "import sys\n"
         "from corefscore.cli import main\n"
@@ -534,13 +540,7 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     # Start-up is most of a small run (docs/performance.md): `corefscore score`
     # on CoNLL text loads neither the other commands nor modules that only
     # other formats, outputs or the help text need.
-    key = tmp_path / "key.conll"
-    key.write_text(
-        "#begin document (a); part 000\na\t0\t0\tJohn\t(0)\na\t0\t1\tsaw\t-\n"
-        "a\t0\t2\thim\t(0)\n#end document\n"
-    )
-    response = tmp_path / "response.conll"
-    response.write_text(key.read_text().replace("him\t(0)", "him\t(1)"))
+    key, response = small_pair(tmp_path)
     # As `python -m corefscore score`; the process ends in end_process, after
     # the exit handlers, so one of them reports what was loaded.
     code = (

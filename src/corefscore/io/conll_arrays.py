@@ -72,7 +72,6 @@ class _DocumentStart:
         "base",
         "begin_line",
         "columns",
-        "count",
         "doc_id",
         "first",
         "forms",
@@ -93,8 +92,8 @@ class _DocumentStart:
         self.base = base
         self.token_count = 0
         self.forms = FormsDigest()
-        # The syntax, gathered block by block when asked for.
-        self.count = 0
+        # The syntax, gathered block by block when asked for (its tokens: one
+        # line number each).
         self.first = ""  # the first field of the first token line
         self.semeval: bool | None = None
         self.columns: dict[int, list[list[str]]] = {}
@@ -255,10 +254,12 @@ class _Block:
         self.first_field = np.append(firsts, len(self.field_starts))
         fields = np.diff(self.first_field)
         comment = data[np.minimum(starts, len(data) - 1)] == 35
-        self.token = (fields > 0) & ~comment
-        self.token_lines = np.flatnonzero(self.token)
+        token = (fields > 0) & ~comment
+        self.token_lines = np.flatnonzero(token)
+        #: The number of fields of each token line.
+        self.token_fields = fields[self.token_lines]
         self.tokens_before = np.zeros(count + 1, dtype=np.int64)
-        np.cumsum(self.token, out=self.tokens_before[1:])
+        np.cumsum(token, out=self.tokens_before[1:])
         self.block = block
         self.data = data
         self.starts = starts
@@ -305,7 +306,7 @@ class _Block:
         if known is not None:
             return known
         lines = self.token_lines
-        fields = self.first_field[lines + 1] - self.first_field[lines]
+        fields = self.token_fields
         # The word must exist and must not be the line's last (coreference) field.
         has = fields > layout + 1
         missing = np.zeros(len(lines) + 1, dtype=np.int64)
@@ -416,7 +417,7 @@ def _block_syntax(
     before = lines.tokens_before
     token_lines = lines.token_lines
     first_field = lines.first_field
-    fields = first_field[token_lines + 1] - first_field[token_lines]
+    fields = lines.token_fields
     blanks = np.zeros(lines.count + 1, dtype=np.int64)
     np.cumsum(first_field[1:] == first_field[:-1], out=blanks[1:])
     after_previous = np.zeros(len(token_lines), dtype=np.int64)
@@ -491,18 +492,18 @@ def _block_syntax(
                 i = place[c]
                 doc.columns.setdefault(c, []).append(values[i + a * width : i + b * width : width])
             least = next(held)
-            doc.shortest = least if not doc.count else min(doc.shortest, least)
+            seen = len(doc.line_numbers)  # the document's tokens before this piece
+            doc.shortest = least if not seen else min(doc.shortest, least)
             doc.line_numbers.extend(numbers[a:b])
             # The first token of the piece: a document's first, or one after a
             # blank line in this block or at the end of the piece before.
             first = bisect_left(breaks, a)
-            if not doc.count or doc.pending_break or breaks[first : first + 1] == [a]:
-                doc.sentence_starts.append(doc.count)
+            if not seen or doc.pending_break or breaks[first : first + 1] == [a]:
+                doc.sentence_starts.append(seen)
             starts = breaks[bisect_left(breaks, a + 1) : bisect_left(breaks, b)]
-            doc.sentence_starts.extend([doc.count + t - a for t in starts])
+            doc.sentence_starts.extend([seen + t - a for t in starts])
             doc.tabbed |= tabbed_here
             doc.mismatched |= mismatched_here
-            doc.count += b - a
             doc.pending_break = trailing
         else:
             doc.pending_break |= trailing
@@ -538,7 +539,7 @@ class _GatheredSyntax(_SyntaxBuilder):
             c: tuple(parts[0]) if len(parts) == 1 else tuple(chain.from_iterable(parts))
             for c, parts in doc.columns.items()
         }
-        self.count = doc.count
+        self.count = len(doc.line_numbers)
         self.shortest = doc.shortest
         self.line_numbers = doc.line_numbers
         self.sentence_starts = doc.sentence_starts
@@ -552,7 +553,7 @@ class _GatheredSyntax(_SyntaxBuilder):
 
 
 def _document_syntax(doc: _DocumentStart, source: str) -> Syntax:
-    if not doc.count:
+    if not doc.line_numbers:
         return Syntax()
     return _GatheredSyntax(source, doc).syntax()
 
