@@ -9,7 +9,7 @@ import pytest
 
 from corefscore.errors import InputError
 from corefscore.io import read_conll, read_conll_text
-from corefscore.io.conll import _read_blocks
+from corefscore.io.conll import _read_blocks, iter_blocks
 
 
 def conll(*docs: tuple[str, list[str]], sep: str = "\t") -> str:
@@ -141,6 +141,23 @@ def test_blocks_of_any_size_read_the_same(size: int) -> None:
         "b": [[(0, 0), (3, 3)]],
         "c": [[(1, 2), (4, 4)]],
     }
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_iter_blocks_gives_whole_lines_smaller_at_the_start(tmp_path: Path, compress: bool) -> None:
+    lines = [f"line {i} {'x' * (i % 37)}\n".encode() for i in range(3000)]
+    data = b"".join(lines)
+    path = tmp_path / "f.conll"
+    path.write_bytes(gzip.compress(data) if compress else data)
+    blocks = list(iter_blocks(str(path), 4096, start_size=512, start_bytes=8192))
+    assert b"".join(blocks) == data
+    assert all(block.endswith(b"\n") for block in blocks)
+    sizes = [len(block) for block in blocks]
+    # Each block is what was asked for, cut back to its last whole line, plus
+    # the partial line the block before left over.
+    assert max(sizes[:10]) < 512 + 60 and min(sizes[:10]) > 512 - 60
+    assert sum(sizes[:16]) <= 8192 + 60 and min(sizes[17:-1]) > 4096 - 60
+    assert list(iter_blocks(str(path), 1 << 20)) == [data]
 
 
 def _error(text: str | bytes, tmp_path: Path) -> str:
