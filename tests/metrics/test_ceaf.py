@@ -255,6 +255,57 @@ def test_componentwise_alignment_equals_the_global_optimum(key: list, response: 
             assert s == dense[i][j] > 0
 
 
+def union_find_roots(edges: list[tuple[int, int]], n: int) -> list[int]:
+    """The least node of each node's component, the slow obvious way."""
+    members = {x: {x} for x in range(n)}
+    for a, b in edges:
+        if members[a] is not members[b]:
+            joined = members[a] | members[b]
+            for x in joined:
+                members[x] = joined
+    return [min(members[x]) for x in range(n)]
+
+
+graphs = st.integers(1, 40).flatmap(
+    lambda n: st.tuples(
+        st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=60)
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs)
+def test_linked_roots_are_each_components_least_node(graph: tuple[int, list]) -> None:  # type: ignore[type-arg]
+    n, edges = graph
+    u = np.array([a for a, _ in edges], dtype=np.int64)
+    v = np.array([b for _, b in edges], dtype=np.int64)
+    assert ceaf._linked_roots(u, v, n).tolist() == union_find_roots(edges, n)
+
+
+def test_linked_roots_of_a_long_shuffled_chain() -> None:
+    order = np.random.default_rng(5).permutation(100_000)
+    roots = ceaf._linked_roots(order[:-1], order[1:], 100_000)
+    assert roots.tolist() == [0] * 100_000
+
+
+@settings(max_examples=100, deadline=None)
+@given(entities, entities)
+def test_alignments_are_the_same_whichever_way_components_are_found(
+    key: list,  # type: ignore[type-arg]
+    response: list,  # type: ignore[type-arg]
+) -> None:
+    table = build_table(Document("d", _unique(key)), Document("d", _unique(response)))
+    by_python = ceaf.align(table, ceaf.phi4)
+    limit = ceaf._PYTHON_COMPONENTS
+    try:
+        ceaf._PYTHON_COMPONENTS = -1  # every component by array operations
+        by_arrays = ceaf.align(table, ceaf.phi4)
+    finally:
+        ceaf._PYTHON_COMPONENTS = limit
+    for field in ("key_entities", "response_entities", "similarity"):
+        assert getattr(by_arrays, field).tolist() == getattr(by_python, field).tolist()
+
+
 def test_luo_2005_phi4_example_alignment() -> None:
     # Luo 2005 Figure 1, system (b): key {1..5} {6,7} {8..C}; response {1..5,8..C} {6,7}.
     key = (tuple((i, i) for i in range(5)), ((5, 5), (6, 6)), tuple((i, i) for i in range(7, 12)))
