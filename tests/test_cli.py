@@ -560,6 +560,46 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     assert not loaded & never, sorted(loaded & never)
 
 
+def test_the_command_keeps_freed_memory_once_it_works_with_arrays(tmp_path: Path) -> None:
+    # keep_freed_memory tunes the whole process: only the command's own process
+    # does it, once numpy is needed, never a small run or a caller of main().
+    key, response = small_pair(tmp_path)
+    big = tmp_path / "big.conll"
+    line = "a\t0\t{}\tword\t(0)\n"
+    body = "".join(line.format(i) for i in range(16_000))
+    big.write_text(f"#begin document (a); part 000\n{body}#end document\n")
+    assert big.stat().st_size > 256 * 1024
+    code = (
+        "import sys\n"
+        "import corefscore.cli as cli\n"
+        "cli.keep_freed_memory = lambda: print('tuned', file=sys.stderr)\n"
+        "sys.argv = ['corefscore', 'score', *sys.argv[1:]]\n"
+        "cli.entry_point()\n"
+    )
+    for files, tuned in (((key, response), False), ((big, big), True)):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *map(str, files)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.returncode == 0 and "MUC" in proc.stdout, proc.stderr
+        assert proc.stderr.split() == (["tuned"] if tuned else []), proc.stderr
+    # On glibc it runs and changes no result; elsewhere it does nothing.
+    cli.keep_freed_memory()
+    assert corefscore.score_files(big, big).metrics["muc"].f1 == 1.0
+
+
+def test_first_use_hooks_of_numpy_run_once() -> None:
+    from corefscore import _numpy
+
+    proxy = _numpy._Numpy()
+    calls: list[int] = []
+    _numpy.on_first_use(lambda: calls.append(1))
+    assert proxy.int64 is not None and proxy.zeros is not None
+    assert calls == [1] and not _numpy._first_use
+
+
 # ---------------------------------------------------------------------------------------------
 # Universal Anaphora
 

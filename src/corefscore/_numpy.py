@@ -18,13 +18,24 @@ cost what a module attribute costs. Module-level code must not read ``np``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+_first_use: list[Callable[[], None]] = []
+
+
+def on_first_use(hook: Callable[[], None]) -> None:
+    """Run ``hook`` once, when ``np`` is first read (the command line tunes its
+    process for array work there; the library itself adds no hook)."""
+    _first_use.append(hook)
 
 
 class _Numpy:
     """Stands for the numpy module until an attribute is read."""
 
     def __getattr__(self, name: str) -> Any:
+        while _first_use:
+            _first_use.pop()()
         import numpy
 
         value = getattr(numpy, name)

@@ -203,6 +203,9 @@ def entry_point() -> NoReturn:
     # at its end: its first pass would then go over every object the run made
     # (about 2 ms of the 55 of a small run) just before the process ends.
     gc.disable()
+    from .. import _numpy
+
+    _numpy.on_first_use(keep_freed_memory)
     end_process(main())
 
 
@@ -237,6 +240,39 @@ def end_process(code: int) -> NoReturn:
             # A reader that went away (`| head`) or a closed stream: nothing to lose.
             pass
     os._exit(code)
+
+
+# glibc's mallopt parameters.
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+
+
+def keep_freed_memory() -> None:
+    """Have glibc's malloc keep the memory that arrays free for the next ones.
+
+    By default an allocation over 128 KiB is mapped afresh from the kernel and
+    unmapped when freed, and the heap's free top is given back: each new array
+    then pays a page fault per 4 KiB it touches, a few microseconds each on a
+    virtual machine. With freed memory kept (arrays under 32 MiB from the heap,
+    up to 64 MiB of free top kept), reading and scoring corpus (a) of the
+    benchmark made 10,800 page faults instead of 18,100 (0.26 -> 0.23 CPU s), a
+    document of a million mentions 7.4 -> 6.8 CPU s; peak memory is unchanged.
+    Only the command does this, once it works with arrays: the process is its
+    own. Elsewhere than glibc, nothing is done.
+    """
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return
+    except (ValueError, OSError):
+        return
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, 32 << 20)
+    mallopt(_M_TRIM_THRESHOLD, 64 << 20)
 
 
 def _single_threaded_numerics() -> None:
