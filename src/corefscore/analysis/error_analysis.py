@@ -43,7 +43,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, count, repeat
+from itertools import chain, count, filterfalse, repeat
 from typing import Any, Literal, TypeVar
 
 from ..errors import InputError, UsageError
@@ -134,7 +134,9 @@ class ErrorCounts:
     @classmethod
     def of(cls, errors: Iterable[ErrorInstance], operations: Mapping[str, int]) -> ErrorCounts:
         kinds = Counter((e.category, e.mention_type) for e in errors)
-        categories = Counter(c for c, _ in kinds.elements())
+        categories: Counter[str] = Counter()
+        for (category, _), n in kinds.items():
+            categories[category] += n
         by_type = {c: {t: kinds[(c, t)] for t in MENTION_TYPES} for c in CATEGORIES}
         return cls(
             categories={c: categories.get(c, 0) for c in CATEGORIES},
@@ -335,7 +337,7 @@ class _Text:
         return self._anchor(cluster)
 
     def _anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
-        return min((m for m in cluster if not self.is_pronoun(m)), default=None)
+        return min(filterfalse(self.is_pronoun, cluster), default=None)
 
     def trimmed(self, mention: _Mention) -> tuple[int, int, int]:
         """The mention without a leading "the" or one-character non-letter token,
@@ -400,12 +402,13 @@ class _Document:
         self.states["original"] = dict(auto_of)
         mapping: dict[_Mention, _Mention] = {}
         used: set[_Mention] = set()
+        extra, missing = _facing(auto_of, self.gold_of)
         # The unmatched key mentions by their trimmed span (which holds the sentence),
         # in text order: each response mention looks at its own candidates only.
         candidates: dict[tuple[int, int, int], list[_Mention]] = {}
-        for g in sorted(set(self.gold_of) - set(auto_of)):
+        for g in missing:
             candidates.setdefault(text.trimmed(g), []).append(g)
-        for a in sorted(set(auto_of) - set(self.gold_of)):
+        for a in extra:
             for g in candidates.get(text.trimmed(a), ()):
                 if g not in used:
                     # Every match is taken, the last one wins (as in the analyser).
@@ -413,11 +416,8 @@ class _Document:
                     used.add(g)
         self._move(mapping, auto_of)
         by_head: dict[tuple[int, int], tuple[list[_Mention], list[_Mention]]] = {}
-        for side, mentions in (
-            (0, set(auto_of) - set(self.gold_of)),
-            (1, set(self.gold_of) - set(auto_of)),
-        ):
-            for m in sorted(mentions):
+        for side, mentions in enumerate(_facing(auto_of, self.gold_of)):
+            for m in mentions:
                 by_head.setdefault((m[0], text.head(m)), ([], []))[side].append(m)
         mapping = {a[0]: g[0] for a, g in by_head.values() if len(a) == 1 and len(g) == 1}
         self._move(mapping, auto_of)
@@ -438,19 +438,39 @@ class _Document:
         auto_of = {m: i for i, e in enumerate(auto) for m in e}
         state = dict(auto_of)
         groups = _confusion_groups(auto, self.gold, auto_of, self.gold_of)
-        found = []
+        # Each category's changes, group after group.
+        found: dict[str, list[Any]] = {category: [] for category in CATEGORIES[1:]}
         for auto_ids, gold_ids in groups:
+            # Most groups are one response entity, one key entity, or one of each:
+            # those take the shortcuts, which give what _group gives.
+            if len(auto_ids) == 1 and len(gold_ids) == 1:
+                whole, entity = auto[auto_ids[0]], self.gold[gold_ids[0]]
+                if whole != entity:
+                    self._one_on_one(whole, entity, found)
+                continue
+            if not gold_ids:
+                self._extra_entity(auto[auto_ids[0]], found)
+                continue
+            if not auto_ids:
+                self._missing_entity(self.gold[gold_ids[0]], found)
+                continue
             group_auto = [auto[i] for i in auto_ids]
             group_gold = [self.gold[i] for i in gold_ids]
             if set(group_auto) == set(group_gold) and len(group_auto) == len(group_gold):
                 continue
-            found.append(self._group(group_auto, gold_ids, auto_of))
+            self._group(group_auto, gold_ids, auto_of, found)
         self.states["span_error"] = dict(state)
         self._correct(found, state)
 
     def _group(
-        self, auto: list[_Cluster], gold_ids: list[int], auto_of: Mapping[_Mention, int]
-    ) -> dict[str, list[Any]]:
+        self,
+        auto: list[_Cluster],
+        gold_ids: list[int],
+        auto_of: Mapping[_Mention, int],
+        found: dict[str, list[Any]],
+    ) -> None:
+        """Steps 2 and 3 on a group of entities linked by shared mentions: the
+        errors, and the changes of each category added to ``found``."""
         text = self.text
         gold_of = self.gold_of
         gold = [self.gold[g] for g in gold_ids]  # in key order, as gold_ids
@@ -511,12 +531,12 @@ class _Document:
             ):
                 extra_parts.setdefault(s.whole, []).append(s)
         extra_entities = []
-        for found in extra_parts.values():
-            union = frozenset().union(*(s.part for s in found))
+        for alone_parts in extra_parts.values():
+            union = frozenset().union(*(s.part for s in alone_parts))
             if len(union) == 1:
                 continue
             extra_entities.append(union)
-            for s in found:
+            for s in alone_parts:
                 splits.remove(s)
                 drop_remove(next(iter(s.part)))
         # Missing entities: key entities with more than one mention missing and
@@ -576,14 +596,99 @@ class _Document:
             self._error("conflated_entities", tuple(sorted(s.part)), self._type_of(s.part))
         for g in merges:
             self._error("divided_entity", tuple(sorted(g.part)), self._type_of(g.part))
-        return {
-            "conflated_entities": splits,
-            "extra_mention": extra_mentions,
-            "extra_entity": extra_entities,
-            "divided_entity": merges,
-            "missing_mention": missing_mentions,
-            "missing_entity": missing_entities,
-        }
+        found["conflated_entities"] += splits
+        found["extra_mention"] += extra_mentions
+        found["extra_entity"] += extra_entities
+        found["divided_entity"] += merges
+        found["missing_mention"] += missing_mentions
+        found["missing_entity"] += missing_entities
+
+    def _extra_entity(self, whole: _Cluster, found: dict[str, list[Any]]) -> None:
+        """``_group`` of a response entity alone in its group: no mention of it is
+        in the key."""
+        operations = self.operations
+        operations["split"] += len(whole)
+        operations["remove"] += len(whole)
+        if len(whole) == 1:
+            # Its one split is its anchor's piece: no error.
+            return
+        self._error("extra_entity", tuple(sorted(whole)), self._type_of(whole))
+        found["extra_entity"].append(whole)
+
+    def _missing_entity(self, entity: _Cluster, found: dict[str, list[Any]]) -> None:
+        """``_group`` of a key entity alone in its group: no mention of it is in
+        the response."""
+        operations = self.operations
+        operations["introduce"] += len(entity)
+        if len(entity) == 1:
+            (m,) = entity
+            self._error("missing_mention", (m,), self.text.mention_type(m))
+            found["missing_mention"].append(_Merge(entity, entity))
+            return
+        operations["merge"] += len(entity)
+        self._error("missing_entity", tuple(sorted(entity)), self._type_of(entity))
+        found["missing_entity"].append(entity)
+
+    def _one_on_one(self, whole: _Cluster, entity: _Cluster, found: dict[str, list[Any]]) -> None:
+        """``_group`` of a response entity and a key entity that share mentions
+        and meet no other entity: its other mentions are in no key entity, and the
+        key entity's other mentions in no response entity."""
+        text = self.text
+        part = whole & entity
+        alone = sorted(whole - entity)
+        missing = sorted(entity - whole)
+        operations = self.operations
+        # An extra or a missing entity takes two mentions, and pronouns only in common.
+        pronouns_only = (len(alone) > 1 or len(missing) > 1) and all(
+            text.is_pronoun(m) for m in part
+        )
+        splits: list[_Split] = []
+        extra_mentions: list[_Split] = []
+        extra_entities: list[_Cluster] = []
+        if alone:
+            operations["split"] += 1 + len(alone)
+            operations["remove"] += len(alone)
+            stays = self._first(whole)
+            if stays not in part:
+                splits.append(_Split(part, whole, False))
+            if pronouns_only and len(alone) > 1:
+                extra_entities.append(frozenset(alone))
+            else:
+                extra_mentions = [_Split(frozenset((m,)), whole, True) for m in alone if m != stays]
+        merges: list[_Merge] = []
+        missing_mentions: list[_Merge] = []
+        missing_entities: list[_Cluster] = []
+        if missing:
+            operations["introduce"] += len(missing)
+            operations["merge"] += 1 + len(missing)
+            grows = self._first(entity)
+            if grows not in part:
+                merges.append(_Merge(part, entity))
+            if pronouns_only and len(missing) > 1:
+                missing_entities.append(entity)
+            else:
+                missing_mentions = [_Merge(frozenset((m,)), entity) for m in missing if m != grows]
+
+        for union in extra_entities:
+            self._error("extra_entity", tuple(sorted(union)), self._type_of(union))
+        if missing_entities:
+            self._error("missing_entity", tuple(sorted(entity)), self._type_of(entity))
+        for s in extra_mentions:
+            (m,) = s.part
+            self._error("extra_mention", (m,), text.mention_type(m))
+        for g in missing_mentions:
+            (m,) = g.part
+            self._error("missing_mention", (m,), text.mention_type(m))
+        if splits:
+            self._error("conflated_entities", tuple(sorted(part)), self._type_of(part))
+        if merges:
+            self._error("divided_entity", tuple(sorted(part)), self._type_of(part))
+        found["conflated_entities"] += splits
+        found["extra_mention"] += extra_mentions
+        found["extra_entity"] += extra_entities
+        found["divided_entity"] += merges
+        found["missing_mention"] += missing_mentions
+        found["missing_entity"] += missing_entities
 
     def _without_anchored(self, changes: list[_Change], listed: list[_Cluster]) -> list[_Change]:
         """``changes`` but those whose part holds its whole's anchor, whose parts
@@ -603,8 +708,13 @@ class _Document:
         without one (pronouns only), its first mention."""
         # The anchor is the earliest non-pronoun, so a subset has the whole's
         # anchor exactly when it holds it: the part's own is never computed.
+        return self._first(whole) in part
+
+    def _first(self, whole: _Cluster) -> _Mention:
+        """The mention of ``whole`` that the piece it stays as or grows from holds:
+        its anchor, or without one (pronouns only) its first mention."""
         anchor = self.text.anchor(whole)
-        return anchor in part if anchor is not None else min(part) == min(whole)
+        return anchor if anchor is not None else min(whole)
 
     def _type_of(self, cluster: Iterable[_Mention]) -> str:
         anchor = self.text.anchor(cluster)
@@ -616,9 +726,9 @@ class _Document:
 
     # The corrected responses -----------------------------------------------------
 
-    def _correct(self, groups: list[dict[str, list[Any]]], state: dict[_Mention, int]) -> None:
-        """Apply the corrections category by category (each group's own), keeping
-        the response after each: the analyser's progressive corrected files."""
+    def _correct(self, found: dict[str, list[Any]], state: dict[_Mention, int]) -> None:
+        """Apply the corrections category by category (each group's in turn),
+        keeping the response after each: the analyser's progressive corrected files."""
         text = self.text
         gold_of = self.gold_of
         fresh = self._fresh
@@ -643,59 +753,70 @@ class _Document:
 
         earliest: dict[_Cluster, Any] = {}
         for category in CATEGORIES[1:]:
-            for changes in groups:
-                for change in changes[category]:
-                    if category == "conflated_entities":
+            for change in found[category]:
+                if category == "conflated_entities":
+                    entity = next(fresh)
+                    for m in change.part:
+                        assign(m, entity)
+                    rest = change.whole - change.part
+                    if len(rest) == 1:
+                        (alone,) = rest
+                        if alone not in gold_of:
+                            drop(alone)
+                elif category in ("extra_mention", "extra_entity"):
+                    part = change.part if category == "extra_mention" else change
+                    for m in part:
+                        drop(m)
+                elif category == "divided_entity":
+                    if not tracked:
+                        for x, e in state.items():
+                            members.setdefault(e, set()).add(x)
+                        tracked = True
+                    target = text.anchor(change.whole) or min(change.whole)
+                    if target not in state:
+                        assign(target, next(fresh))
+                    entity = state[target]
+                    done: set[int] = set()
+                    for m in change.part:
+                        if m not in state:
+                            assign(m, entity)
+                        elif state[m] not in done:
+                            old = state[m]
+                            done.add(old)
+                            for other in list(members.get(old, ())):
+                                assign(other, entity)
+                elif category == "missing_mention":
+                    (m,) = change.part
+                    # The earliest of the entity's mentions in the response: found
+                    # once per entity, then kept (this pass only adds mentions).
+                    first = earliest.get(change.whole, _UNSEEN)
+                    if first is _UNSEEN:
+                        first = min((x for x in change.whole if x in state), default=None)
+                    if first is not None:
+                        assign(m, state[first])
+                        earliest[change.whole] = min(first, m)
+                    else:
                         entity = next(fresh)
-                        for m in change.part:
-                            assign(m, entity)
-                        rest = change.whole - change.part
-                        if len(rest) == 1:
-                            (alone,) = rest
-                            if alone not in gold_of:
-                                drop(alone)
-                    elif category in ("extra_mention", "extra_entity"):
-                        part = change.part if category == "extra_mention" else change
-                        for m in part:
-                            drop(m)
-                    elif category == "divided_entity":
-                        if not tracked:
-                            for x, e in state.items():
-                                members.setdefault(e, set()).add(x)
-                            tracked = True
-                        target = text.anchor(change.whole) or min(change.whole)
-                        if target not in state:
-                            assign(target, next(fresh))
-                        entity = state[target]
-                        done: set[int] = set()
-                        for m in change.part:
-                            if m not in state:
-                                assign(m, entity)
-                            elif state[m] not in done:
-                                old = state[m]
-                                done.add(old)
-                                for other in list(members.get(old, ())):
-                                    assign(other, entity)
-                    elif category == "missing_mention":
-                        (m,) = change.part
-                        # The earliest of the entity's mentions in the response: found
-                        # once per entity, then kept (this pass only adds mentions).
-                        first = earliest.get(change.whole, _UNSEEN)
-                        if first is _UNSEEN:
-                            first = min((x for x in change.whole if x in state), default=None)
-                        if first is not None:
-                            assign(m, state[first])
-                            earliest[change.whole] = min(first, m)
-                        else:
-                            entity = next(fresh)
-                            assign(min(change.whole), entity)
-                            assign(m, entity)
-                            earliest[change.whole] = min(change.whole)
-                    else:  # missing_entity
-                        entity = next(fresh)
-                        for m in change:
-                            assign(m, entity)
+                        assign(min(change.whole), entity)
+                        assign(m, entity)
+                        earliest[change.whole] = min(change.whole)
+                else:  # missing_entity
+                    entity = next(fresh)
+                    for m in change:
+                        assign(m, entity)
             self.states[category] = dict(state)
+
+
+def _facing(
+    auto_of: Mapping[_Mention, int], gold_of: Mapping[_Mention, int]
+) -> tuple[list[_Mention], list[_Mention]]:
+    """The response mentions not in the key and the key mentions not in the
+    response, in text order, of the sentences that have both: a span is only
+    corrected within its sentence, so the others need no trimming and no head."""
+    extra = auto_of.keys() - gold_of.keys()
+    missing = gold_of.keys() - auto_of.keys()
+    both = {m[0] for m in extra}.intersection([m[0] for m in missing])
+    return sorted(m for m in extra if m[0] in both), sorted(m for m in missing if m[0] in both)
 
 
 def _confusion_groups(
