@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -63,10 +63,10 @@ def _document(
 
 
 def _all_facing(
-    auto_of: Mapping[_Mention, int], gold_of: Mapping[_Mention, int]
+    extra: Iterable[_Mention], missing: Iterable[_Mention]
 ) -> tuple[list[_Mention], list[_Mention]]:
     # Every unmatched mention, whatever its sentence holds.
-    return sorted(auto_of.keys() - gold_of.keys()), sorted(gold_of.keys() - auto_of.keys())
+    return sorted(extra), sorted(missing)
 
 
 def _outcome(doc: _Document, found: dict[str, list[Any]] | None = None) -> tuple[Any, ...]:
@@ -122,3 +122,62 @@ def test_groups_of_one_or_two_entities_take_shortcuts_that_match_the_general_pat
             continue
         general._group([auto[a] for a in auto_ids], gold_ids, auto_of, found[1])
         assert _outcome(shortcut, found[0]) == _outcome(general, found[1])
+
+
+def _correct_spans_recomputing(doc: _Document) -> None:
+    # correct_spans with the unmatched mentions found again from the response
+    # after the first moves, instead of carried over from before them.
+    text, gold_of = doc.text, doc.gold_of
+    auto_of = doc.auto_of
+    doc.states["original"] = dict(auto_of)
+    mapping: dict[_Mention, _Mention] = {}
+    used: set[_Mention] = set()
+    extra, missing = error_analysis._facing(
+        auto_of.keys() - gold_of.keys(), gold_of.keys() - auto_of.keys()
+    )
+    candidates: dict[tuple[int, int, int], list[_Mention]] = {}
+    for g in missing:
+        candidates.setdefault(text.trimmed(g), []).append(g)
+    for a in extra:
+        for g in candidates.get(text.trimmed(a), ()):
+            if g not in used:
+                mapping[a] = g
+                used.add(g)
+    doc._move(mapping, auto_of)
+    by_head: dict[tuple[int, int], tuple[list[_Mention], list[_Mention]]] = {}
+    facing = error_analysis._facing(
+        auto_of.keys() - gold_of.keys(), gold_of.keys() - auto_of.keys()
+    )
+    for side, mentions in enumerate(facing):
+        for m in mentions:
+            by_head.setdefault((m[0], text.head(m)), ([], []))[side].append(m)
+    mapping = {a[0]: g[0] for a, g in by_head.values() if len(a) == 1 and len(g) == 1}
+    doc._move(mapping, auto_of)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(clusters, clusters, tokens, breaks)
+def test_span_corrections_carry_the_unmatched_mentions_over_the_first_moves(
+    key: list[list[tuple[int, int]]],
+    response: list[list[tuple[int, int]]],
+    words: list[str],
+    starts: tuple[int, ...],
+) -> None:
+    carried = _document(key, response, words, starts)
+    carried.correct_spans()
+    recomputed = _document(key, response, words, starts)
+    _correct_spans_recomputing(recomputed)
+    assert _outcome(carried) == _outcome(recomputed)
+    assert carried.auto_of == recomputed.auto_of == error_analysis._entity_of(carried.auto)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(clusters, tokens, breaks)
+def test_anchor_is_the_earliest_non_pronoun(
+    key: list[list[tuple[int, int]]], words: list[str], starts: tuple[int, ...]
+) -> None:
+    doc = _document(key, [], words, starts)
+    for entity in doc.gold:
+        expected = min((m for m in entity if not doc.text.is_pronoun(m)), default=None)
+        assert doc.text.anchor(entity) == expected
+        assert doc.text.anchor(iter(entity)) == expected

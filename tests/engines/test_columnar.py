@@ -179,3 +179,48 @@ def test_labelled_segments_give_each_entity_lists_statistics(
             lists = entity_list_table(key_of, sizes, list(entities.values()))
             expected.append(metric.list_statistics(lists))
         assert rows == expected, metric.name
+
+
+def _same_table(a: object, b: object) -> None:
+    from dataclasses import fields
+
+    for f in fields(a):  # type: ignore[arg-type]
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if hasattr(x, "__dataclass_fields__"):
+            _same_table(x, y)
+        elif isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and x.tolist() == y.tolist(), f.name
+        else:
+            assert x == y, f.name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_labelled(), st.integers(1, 3)), min_size=1, max_size=4), st.data())
+def test_labelled_segments_read_a_shared_list_as_its_copies(
+    documents: list[tuple[tuple[list[int], list[int], list[int]], int]], data: st.DataObject
+) -> None:
+    # A document at several steps: its key entities and twins given as one list
+    # object per document, or copied per segment, make the same table.
+    from corefscore.engines.columnar import labelled_segments_table
+
+    keys, twins, labels = [], [], []
+    for (key_entities, twin, label), steps in documents:
+        for _ in range(steps):
+            keys.append(key_entities)
+            twins.append(twin)
+            labels.append(data.draw(st.permutations(label)))
+    shared = labelled_segments_table(keys, twins, labels)
+    copied = labelled_segments_table([list(k) for k in keys], [list(t) for t in twins], labels)
+    _same_table(shared, copied)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=60))
+def test_unique_by_stable_sort_is_numpys(values: list[int]) -> None:
+    from corefscore.engines.columnar import _unique
+
+    codes = np.array(values, dtype=np.int64)
+    found = _unique(codes)
+    expected = np.unique(codes, return_inverse=True, return_counts=True)
+    for mine, numpys in zip(found, expected):
+        assert mine.dtype == np.int64 and mine.tolist() == numpys.reshape(-1).tolist()

@@ -41,9 +41,10 @@ from __future__ import annotations
 import os
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count, filterfalse, repeat
+from operator import attrgetter, itemgetter
 from typing import Any, Literal, TypeVar
 
 from ..errors import InputError, UsageError
@@ -133,11 +134,12 @@ class ErrorCounts:
 
     @classmethod
     def of(cls, errors: Iterable[ErrorInstance], operations: Mapping[str, int]) -> ErrorCounts:
-        kinds = Counter((e.category, e.mention_type) for e in errors)
+        kinds = Counter(map(attrgetter("category", "mention_type"), errors))
         categories: Counter[str] = Counter()
         for (category, _), n in kinds.items():
             categories[category] += n
-        by_type = {c: {t: kinds[(c, t)] for t in MENTION_TYPES} for c in CATEGORIES}
+        # get(): a Counter's missing key would cost a call of its __missing__.
+        by_type = {c: {t: kinds.get((c, t), 0) for t in MENTION_TYPES} for c in CATEGORIES}
         return cls(
             categories={c: categories.get(c, 0) for c in CATEGORIES},
             by_type=by_type,
@@ -337,6 +339,12 @@ class _Text:
         return self._anchor(cluster)
 
     def _anchor(self, cluster: Iterable[_Mention]) -> _Mention | None:
+        # The earliest mention is usually no pronoun: then it is the anchor, found
+        # without the type of every mention.
+        cluster = list(cluster)
+        first = min(cluster, default=None)
+        if first is None or not self.is_pronoun(first):
+            return first
         return min(filterfalse(self.is_pronoun, cluster), default=None)
 
     def trimmed(self, mention: _Mention) -> tuple[int, int, int]:
@@ -386,8 +394,11 @@ class _Document:
     ):
         self.text = text
         self.gold = [frozenset(e) for e in key if e]
-        self.gold_of = {m: i for i, e in enumerate(self.gold) for m in e}
+        self.gold_of = _entity_of(self.gold)
         self.auto = [list(e) for e in response if e]
+        # The response's entity of each mention, kept up to date by the span
+        # corrections (which move a mention within its entity: none empties).
+        self.auto_of = _entity_of(self.auto)
         self.errors: list[ErrorInstance] = []
         self.operations: Counter[str] = Counter()
         # The corrected responses, one per step (mention -> entity number).
@@ -398,11 +409,12 @@ class _Document:
 
     def correct_spans(self) -> None:
         text = self.text
-        auto_of = {m: i for i, e in enumerate(self.auto) for m in e}
+        auto_of = self.auto_of
         self.states["original"] = dict(auto_of)
         mapping: dict[_Mention, _Mention] = {}
         used: set[_Mention] = set()
-        extra, missing = _facing(auto_of, self.gold_of)
+        gold_of = self.gold_of
+        extra, missing = _facing(auto_of.keys() - gold_of.keys(), gold_of.keys() - auto_of.keys())
         # The unmatched key mentions by their trimmed span (which holds the sentence),
         # in text order: each response mention looks at its own candidates only.
         candidates: dict[tuple[int, int, int], list[_Mention]] = {}
@@ -415,8 +427,13 @@ class _Document:
                     mapping[a] = g
                     used.add(g)
         self._move(mapping, auto_of)
+        # The moves leave the other unmatched mentions unmatched, and add none.
+        moved = set(mapping.values())
+        facing = _facing(
+            [a for a in extra if a not in mapping], [g for g in missing if g not in moved]
+        )
         by_head: dict[tuple[int, int], tuple[list[_Mention], list[_Mention]]] = {}
-        for side, mentions in enumerate(_facing(auto_of, self.gold_of)):
+        for side, mentions in enumerate(facing):
             for m in mentions:
                 by_head.setdefault((m[0], text.head(m)), ([], []))[side].append(m)
         mapping = {a[0]: g[0] for a, g in by_head.values() if len(a) == 1 and len(g) == 1}
@@ -434,8 +451,8 @@ class _Document:
     # Steps 2 and 3 -------------------------------------------------------------
 
     def categorise(self) -> None:
-        auto = [frozenset(e) for e in self.auto if e]
-        auto_of = {m: i for i, e in enumerate(auto) for m in e}
+        auto = [frozenset(e) for e in self.auto]
+        auto_of = self.auto_of
         state = dict(auto_of)
         groups = _confusion_groups(auto, self.gold, auto_of, self.gold_of)
         # Each category's changes, group after group.
@@ -791,7 +808,7 @@ class _Document:
                     # once per entity, then kept (this pass only adds mentions).
                     first = earliest.get(change.whole, _UNSEEN)
                     if first is _UNSEEN:
-                        first = min((x for x in change.whole if x in state), default=None)
+                        first = min(filter(state.__contains__, change.whole), default=None)
                     if first is not None:
                         assign(m, state[first])
                         earliest[change.whole] = min(first, m)
@@ -807,14 +824,24 @@ class _Document:
             self.states[category] = dict(state)
 
 
+def _entity_of(entities: Sequence[Collection[_Mention]]) -> dict[_Mention, int]:
+    """Each mention's entity number, built in C (it runs over every mention)."""
+    return dict(zip(chain.from_iterable(entities), _entity_numbers(entities)))
+
+
+def _entity_numbers(entities: Sequence[Collection[_Mention]]) -> Iterator[int]:
+    """The entity number of each mention, entity by entity."""
+    return chain.from_iterable(map(repeat, range(len(entities)), map(len, entities)))
+
+
 def _facing(
-    auto_of: Mapping[_Mention, int], gold_of: Mapping[_Mention, int]
+    extra: Iterable[_Mention], missing: Iterable[_Mention]
 ) -> tuple[list[_Mention], list[_Mention]]:
-    """The response mentions not in the key and the key mentions not in the
-    response, in text order, of the sentences that have both: a span is only
-    corrected within its sentence, so the others need no trimming and no head."""
-    extra = auto_of.keys() - gold_of.keys()
-    missing = gold_of.keys() - auto_of.keys()
+    """Of the response mentions not in the key (``extra``) and the key mentions
+    not in the response (``missing``), those of the sentences that have both, in
+    text order: a span is only corrected within its sentence, so the others need
+    no trimming and no head."""
+    extra, missing = list(extra), list(missing)
     both = {m[0] for m in extra}.intersection([m[0] for m in missing])
     return sorted(m for m in extra if m[0] in both), sorted(m for m in missing if m[0] in both)
 
@@ -907,15 +934,12 @@ def _distinct_mentions(
     """``_mentions`` when no span repeats (the usual document): entity by entity,
     without the reading order that only decides which copy of a repeat is kept;
     ``None`` when a span repeats."""
-    starts, spans = text.starts, text.spans
+    starts = text.starts
     last = len(starts) - 1
+    entities = [e for e in doc.entities if len(e) > 1] if drop_singletons else doc.entities
     out: list[list[_Mention]] = []
     crossing: list[Span] = []
-    made: dict[_Mention, Span] = {}
-    count = 0
-    for entity in doc.entities:
-        if drop_singletons and len(entity) == 1:
-            continue
+    for entity in entities:
         mentions = []
         for span in entity:
             start, end = span
@@ -924,15 +948,17 @@ def _distinct_mentions(
                 crossing.append(span)
                 continue
             offset = starts[first]
-            m = (first, start - offset, end + 1 - offset)
-            made[m] = span
-            mentions.append(m)
-        count += len(mentions)
+            mentions.append((first, start - offset, end + 1 - offset))
         out.append(mentions)
-    if len(made) != count:
+    made = list(chain.from_iterable(out))
+    if len(set(made)) != len(made):
         return None
-    text.check_spans(chain(made.values(), crossing))
-    spans.update(made)
+    # The spans are checked in C; only a document that fails is read again, in
+    # the order that names the same first span as the general path.
+    words = text.words
+    if words is not None and max(map(itemgetter(1), chain(*entities)), default=-1) >= len(words):
+        crossed = set(crossing)
+        text.check_spans(chain((s for e in entities for s in e if s not in crossed), crossing))
     if crossing:
         warnings.append(_crossing_warning(side, doc, crossing))
     return out
@@ -1053,19 +1079,26 @@ class _StepScores:
     def add(self, doc_id: str, analysis: _Document) -> None:
         # Labelled on the analysis' own mentions: no spans, no Document, and no
         # duplicates policy (a mention is a dict key, so it cannot repeat).
-        key_entities = [i for i, entity in enumerate(analysis.gold) for _ in entity]
-        key_index = {m: k for k, m in enumerate(chain.from_iterable(analysis.gold))}
+        gold = analysis.gold
+        key_entities = list(_entity_numbers(gold))
+        key_index = dict(zip(chain.from_iterable(gold), count()))
         # Every mention of every step, in text order, sorted once for all steps.
         order = sorted(set().union(*analysis.states.values()))
         # map() with a second iterable of -1: dict.get's default, looked up in C.
         twins = list(map(key_index.get, order, repeat(-1)))
+        # A step's labels: this copied and updated with its state, whose mentions
+        # are all in it already (so they keep its order), and whose stored hashes
+        # are used: a mention's hash is not computed again per step.
+        unlabelled = dict.fromkeys(order, -1)
         previous: dict[_Mention, int] | None = None
         for step in STEPS:
             state = analysis.states[step]
             if state != previous:
                 self._keys.append(key_entities)
                 self._twins.append(twins)
-                self._labels.append(list(map(state.get, order, repeat(-1))))
+                labels = unlabelled.copy()
+                labels.update(state)
+                self._labels.append(list(labels.values()))
                 self._uses.append([])
                 self._waiting += len(order)
             self._uses[-1].append((step, doc_id))
@@ -1083,8 +1116,8 @@ class _StepScores:
         for metric in self.evaluation.metrics:
             assert metric.segment_statistics is not None  # MUC, B³, CEAFe
             rows[metric.name] = list(map(tuple, metric.segment_statistics(table).tolist()))
-        for i, uses in enumerate(self._uses):
-            stats = {name: values[i] for name, values in rows.items()}
+        for uses, *values in zip(self._uses, *rows.values()):
+            stats = dict(zip(rows, values))
             for step, doc_id in uses:
                 self.statistics[step][doc_id] = stats
         self._keys, self._twins, self._labels, self._uses = [], [], [], []
