@@ -601,6 +601,29 @@ class _Document:
             if self.gold[self.gold_of[m]] == introduce:
                 missing_mentions.append(_Merge(introduce, introduce))
 
+        self._record(
+            found,
+            splits,
+            extra_mentions,
+            extra_entities,
+            merges,
+            missing_mentions,
+            missing_entities,
+        )
+
+    def _record(
+        self,
+        found: dict[str, list[Any]],
+        splits: list[_Split],
+        extra_mentions: list[_Split],
+        extra_entities: list[_Cluster],
+        merges: list[_Merge],
+        missing_mentions: list[_Merge],
+        missing_entities: list[_Cluster],
+    ) -> None:
+        """A group's errors, in the analyser's order of categories, and its changes
+        added to ``found``."""
+        text = self.text
         for union in extra_entities:
             self._error("extra_entity", tuple(sorted(union)), self._type_of(union))
         for entity in missing_entities:
@@ -686,26 +709,15 @@ class _Document:
             else:
                 missing_mentions = [_Merge(frozenset((m,)), entity) for m in missing if m != grows]
 
-        for union in extra_entities:
-            self._error("extra_entity", tuple(sorted(union)), self._type_of(union))
-        if missing_entities:
-            self._error("missing_entity", tuple(sorted(entity)), self._type_of(entity))
-        for s in extra_mentions:
-            (m,) = s.part
-            self._error("extra_mention", (m,), text.mention_type(m))
-        for g in missing_mentions:
-            (m,) = g.part
-            self._error("missing_mention", (m,), text.mention_type(m))
-        if splits:
-            self._error("conflated_entities", tuple(sorted(part)), self._type_of(part))
-        if merges:
-            self._error("divided_entity", tuple(sorted(part)), self._type_of(part))
-        found["conflated_entities"] += splits
-        found["extra_mention"] += extra_mentions
-        found["extra_entity"] += extra_entities
-        found["divided_entity"] += merges
-        found["missing_mention"] += missing_mentions
-        found["missing_entity"] += missing_entities
+        self._record(
+            found,
+            splits,
+            extra_mentions,
+            extra_entities,
+            merges,
+            missing_mentions,
+            missing_entities,
+        )
 
     def _without_anchored(self, changes: list[_Change], listed: list[_Cluster]) -> list[_Change]:
         """``changes`` but those whose part holds its whole's anchor, whose parts
