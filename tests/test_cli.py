@@ -495,6 +495,24 @@ def test_the_parser_of_one_command_is_that_of_all(command: str) -> None:
         assert vars(alone.parse_args(args)) == vars(whole.parse_args(args))
 
 
+def test_the_terminal_width_is_looked_up_once_per_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    # argparse makes a help formatter for every option; a lookup each was part
+    # of every run's start-up. The help still follows COLUMNS.
+    calls: list[int] = []
+
+    def columns() -> int:
+        calls.append(1)
+        return 60
+
+    monkeypatch.setattr(cli.parser, "_terminal_columns", columns)
+    parser = cli.build_parser("score")
+    assert len(calls) == 2  # the top-level parser and the score sub-parser
+    sub = parser._subparsers._group_actions[0].choices["score"]  # type: ignore[union-attr]
+    description = sub.format_help().split("\n\n")[1]
+    assert description.startswith("Score RESPONSE against KEY")
+    assert max(len(line) for line in description.splitlines()) <= 58
+
+
 @pytest.mark.parametrize("name", ["out.jsonl", "out.jsonl.gz"])
 def test_a_file_written_by_the_command_is_complete(tmp_path: Path, name: str) -> None:
     # The command ends without teardown: its output file must be closed (and, for
@@ -555,6 +573,10 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     assert "corefscore.cli.score" in loaded
     never = {"numpy", "json", "gzip", "shutil", "bz2", "lzma", "threading"}
     never |= {"corefscore.report.perl", "corefscore.stats", "corefscore.analysis"}
+    # The metric families beyond the reference scorer's, imported by name.
+    never |= {
+        f"corefscore.metrics.{family}" for family in ("ace", "anaphora", "mor", "twinless", "zero")
+    }
     others = ("analyze", "compare", "convert", "lab", "metrics", "report", "scorer_pl", "twins")
     never |= {f"corefscore.cli.{command}" for command in others}
     assert not loaded & never, sorted(loaded & never)

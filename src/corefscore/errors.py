@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 # An option named in a message, between two private-use characters that no
-# input text is expected to hold: \ue000name\ue001 or \ue000name=value\ue001.
-_OPTION = re.compile("\ue000([a-z_]+)(?:=([^\ue001]*))?\ue001")
+# input text is expected to hold: \ue000name\ue001 or \ue000name=value\ue001. Compiled
+# on first use (by re's cache): a run without an error message never needs it.
+_OPTION = "\ue000([a-z_]+)(?:=([^\ue001]*))?\ue001"
 # Library options whose command-line flag has another name.
 _FLAGS = {"matching": "match", "per_document": "per-document"}
 
@@ -49,7 +50,7 @@ def render_options(text: str, *, cli: bool) -> str:
             return f"{name}=True"
         return f"{name}={value if value.lstrip('-').isdigit() else repr(value)}"
 
-    return _OPTION.sub(replace, text)
+    return re.sub(_OPTION, replace, text)
 
 
 class CorefScoreError(Exception):

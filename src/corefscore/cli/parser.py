@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from .._version import __version__
@@ -57,25 +58,14 @@ def _terminal_columns() -> int:
     return columns or 80
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    # argparse makes a formatter for every add_argument() (to check its
-    # metavar); the stock one imports shutil for the width.
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-        **kwargs: Any,
-    ) -> None:
-        if width is None:
-            width = _terminal_columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width, **kwargs)
-
-
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _HelpFormatter)
+        if "formatter_class" not in kwargs:
+            # argparse makes a formatter for every add_argument() (to check its
+            # metavar), and the stock one imports shutil for the width: the
+            # width is looked up once per parser instead.
+            width = _terminal_columns() - 2
+            kwargs["formatter_class"] = partial(argparse.HelpFormatter, width=width)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]

@@ -23,7 +23,7 @@ code; they differ in where the work happens:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..errors import UsageError, option
 from ..evaluation import Evaluation
@@ -32,8 +32,9 @@ from ..metrics import Metric
 ENGINES = ("objects", "columnar", "dask")
 
 
-@dataclass(frozen=True)
-class Capability:
+# A named tuple, not a dataclass: generating a dataclass's methods was about
+# 0.7 ms of the start-up of `corefscore score`, for a table of constants.
+class Capability(NamedTuple):
     """What one engine can compute."""
 
     per_document: bool
@@ -66,7 +67,7 @@ _COLUMNAR = Capability(
 )
 # One cross-document partition is a table of one segment: every built-in
 # metric that reads only the table runs on it.
-_CROSS_DOCUMENT = replace(_COLUMNAR, metrics="table", duplicates=("first", "strict"))
+_CROSS_DOCUMENT = _COLUMNAR._replace(metrics="table", duplicates=("first", "strict"))
 
 #: Engine -> what it supports. The Dask engine scores documents with the object
 #: engine on its workers and cross-document partitions with the columnar code.

@@ -8,15 +8,26 @@ collects them into ``REGISTRY``, in report order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..contingency import ContingencyTable
 from ..errors import UsageError
-from . import ace, anaphora, bcub, blanc, ceaf, lea, mentions, mor, muc, twinless, zero
+from . import bcub, blanc, ceaf, lea, mentions, muc
 from .base import BlancScore, Metric, MetricScore
+
+if TYPE_CHECKING:
+    #: Every built-in metric by name, in report order.
+    REGISTRY: dict[str, Metric]
+    #: Name -> statistics function of every built-in metric.
+    STATISTICS: dict[str, Statistics]
 
 Statistics = Callable[[ContingencyTable], tuple[float, ...]]
 
-_MODULES = (mentions, muc, bcub, ceaf, blanc, lea, twinless, ace, mor, zero, anaphora)
+# The families of the reference scorer's metrics. The others (twinless, ace,
+# mor, zero, anaphora) are imported when a name or REGISTRY asks for them:
+# importing them was about a millisecond of every `corefscore score`.
+_CORE_MODULES = (mentions, muc, bcub, ceaf, blanc, lea)
 
 #: Report order: the core metrics first, then the variants in the order of the docs.
 ORDER: tuple[str, ...] = (
@@ -47,28 +58,45 @@ ORDER: tuple[str, ...] = (
 )
 
 
-def _collect() -> dict[str, Metric]:
+def _collect(modules: Iterable[ModuleType]) -> dict[str, Metric]:
     found: dict[str, Metric] = {}
-    for module in _MODULES:
+    for module in modules:
         for metric in getattr(module, "DEFINITIONS", ()):
             found[metric.name] = metric
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))))
 
 
-#: Every built-in metric by name, in report order.
-REGISTRY: dict[str, Metric] = _collect()
+def _aliases(registry: dict[str, Metric]) -> dict[str, str]:
+    return {alias: metric.name for metric in registry.values() for alias in metric.aliases}
+
+
+#: The metrics of the core families, in report order (that of ``REGISTRY``).
+_CORE: dict[str, Metric] = _collect(_CORE_MODULES)
+_CORE_ALIASES: dict[str, str] = _aliases(_CORE)
 #: The metrics computed by default: the reference scorer's seven.
 METRICS: tuple[str, ...] = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-#: Name -> statistics function of every built-in metric.
-STATISTICS: dict[str, Statistics] = {name: m.statistics for name, m in REGISTRY.items()}
 #: The CoNLL score is the mean F1 of these.
 CONLL_PARTS: tuple[str, ...] = ("muc", "bcub", "ceafe")
 
-_ALIASES: dict[str, str] = {}
-for _metric in REGISTRY.values():
-    for _alias in _metric.aliases:
-        _ALIASES[_alias] = _metric.name
+
+def _registry() -> dict[str, Metric]:
+    """``REGISTRY``, every family imported on the first call."""
+    global REGISTRY, STATISTICS
+    if "REGISTRY" not in globals():
+        from . import ace, anaphora, mor, twinless, zero
+
+        REGISTRY = _collect((*_CORE_MODULES, twinless, ace, mor, zero, anaphora))
+        STATISTICS = {name: m.statistics for name, m in REGISTRY.items()}
+    return REGISTRY
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("REGISTRY", "STATISTICS"):
+        _registry()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 MetricSpec = str | Metric
 
@@ -102,7 +130,7 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
     parts, ``bridging`` the three bridging scores and ``all`` the seven defaults.
     """
     if metrics is None:
-        return tuple(REGISTRY[m] for m in METRICS)
+        return tuple(_CORE[m] for m in METRICS)
     items: list[MetricSpec] = [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
     chosen: set[str] = set()
     custom: dict[str, Metric] = {}
@@ -117,7 +145,8 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
                 replaced[item.name] = item
                 chosen.add(item.name)
                 continue
-            if item.name in REGISTRY and REGISTRY[item.name] is not item:
+            registry = _registry()
+            if item.name in registry and registry[item.name] is not item:
                 raise UsageError(
                     f"custom metric name {item.name!r} is taken by a built-in metric; rename it"
                 )
@@ -129,25 +158,38 @@ def resolve(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[Metric, 
             name = raw.strip().lower()
             if not name:
                 continue
-            name = _ALIASES.get(name, name)
+            name = _CORE_ALIASES.get(name, name)
             if name == "all":
                 chosen.update(METRICS)
             elif name == "conll":
                 chosen.update(CONLL_PARTS)
-            elif name == "bridging":
-                chosen.update(anaphora.BRIDGING)
-            elif name in REGISTRY:
+            elif name in _CORE:
                 chosen.add(name)
             else:
-                raise UsageError(
-                    f"unknown metric {raw.strip()!r}; choose from "
-                    f"{', '.join((*REGISTRY, 'conll', 'bridging', 'all'))} "
-                    "(see 'corefscore metrics')"
-                )
+                chosen.update(_variant(name, raw))
     if not chosen and not custom:
         raise UsageError("no metric selected")
-    builtin = tuple(replaced.get(name, m) for name, m in REGISTRY.items() if name in chosen)
+    # The core metrics are in the order of REGISTRY.
+    listed = _CORE if chosen <= _CORE.keys() else _registry()
+    builtin = tuple(replaced.get(name, m) for name, m in listed.items() if name in chosen)
     return builtin + tuple(m for name, m in custom.items() if name not in chosen)
+
+
+def _variant(name: str, raw: str) -> tuple[str, ...]:
+    """The metrics named ``name`` (``raw`` as given), outside the core families."""
+    registry = _registry()
+    name = _aliases(registry).get(name, name)
+    if name == "bridging":
+        from .anaphora import BRIDGING
+
+        return BRIDGING
+    if name not in registry:
+        raise UsageError(
+            f"unknown metric {raw.strip()!r}; choose from "
+            f"{', '.join((*registry, 'conll', 'bridging', 'all'))} "
+            "(see 'corefscore metrics')"
+        )
+    return (name,)
 
 
 def resolve_metrics(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[str, ...]:
@@ -157,7 +199,8 @@ def resolve_metrics(metrics: MetricSpec | Iterable[MetricSpec] | None) -> tuple[
 
 def to_score(name: str, stats: tuple[float, ...]) -> MetricScore:
     """Turn summed statistics of built-in metric ``name`` into recall, precision and F1."""
-    return REGISTRY[name].combine(stats)
+    metric = _CORE.get(name) or _registry()[name]
+    return metric.combine(stats)
 
 
 __all__ = [
