@@ -69,7 +69,8 @@ INSTALL = (
 )
 # Start-up rows (interpreter plus the modules each tool imports, no input read), as in run_bench.py.
 OUR_STARTUP = (
-    "from corefscore.cli import _single_threaded_numerics as s; s(); import corefscore.scorer"
+    "from corefscore.cli import _single_threaded_numerics as s, keep_freed_memory as k; "
+    "s(); import corefscore.scorer; k()"
 )
 THEIR_STARTUP = "import importlib; importlib.import_module('ua-scorer')"  # cwd: the checkout
 CONLL_LINE = re.compile(r"^CoNLL score:\s*([0-9.]+)", re.MULTILINE)

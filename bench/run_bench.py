@@ -404,7 +404,8 @@ def main() -> None:
     runs = max(s.repeat for s in series.values())
     # Same start-up as the CLI, which keeps BLAS single-threaded before numpy loads.
     startup = (
-        "from corefscore.cli import _single_threaded_numerics as s; s(); import corefscore.scorer"
+        "from corefscore.cli import _single_threaded_numerics as s, keep_freed_memory as k; "
+        "s(); import corefscore.scorer; k()"
     )
     base = Series([args.python, "-c", startup], runs)
 
