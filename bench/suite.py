@@ -662,6 +662,19 @@ def scaling_report(rows: list[Row], md: bool) -> tuple[list[str], dict[str, Any]
     lines.append(say(f"fit CPU = a + b·n^k: k = {k:.3f}, a = {a:.3f} s, b = {b:.3g} s"))
     if "tail" in fits:
         lines.append(say(f"slope over 64k..1M only (start-up < 2 % there): k = {fits['tail']:.3f}"))
+    # The same slope for the reader and for the floor (a bare Python process reading
+    # and splitting the same files): how much of the growth is the machine's own cost
+    # of touching more memory, which the floor pays as well.
+    for tool, what in (("parse-only", "the reader (parse-only)"), ("floor", "the floor")):
+        works = [
+            (float(r.mentions or 0), r.median_work() or 0.0)
+            for r in rows
+            if r.group == "scaling" and r.tool == tool and r.median_work()
+            if (r.mentions or 0) >= 64000
+        ]
+        if len(works) >= 2:
+            fits[f"tail_{tool}"] = k_tool = slope([x for x, _ in works], [y for _, y in works])
+            lines.append(say(f"slope over 64k..1M of {what}: k = {k_tool:.3f}"))
     return lines, fits
 
 
