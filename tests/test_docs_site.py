@@ -90,7 +90,13 @@ def api_objects() -> list[tuple[str, str, list[str]]]:
 
 def _resolve(name: str) -> Any:
     """The module ``name``, or the attribute ``name`` of its parent module."""
-    if importlib.util.find_spec(name) is not None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:
+        # find_spec raises, rather than returning None, for a name under a
+        # module that is no package: an object such as corefscore.model.Entity.
+        spec = None
+    if spec is not None:
         return importlib.import_module(name)
     parent, _, attribute = name.rpartition(".")
     if not parent or importlib.util.find_spec(parent) is None:

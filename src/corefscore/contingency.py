@@ -26,56 +26,24 @@ from .model import Document, Span
 if TYPE_CHECKING:
     import numpy as np
 
+    from ._contingency_parts import IrregularSpan, Segmentation
+
     IntArray = np.ndarray
 else:
     from ._numpy import np
 
 
-@dataclass(frozen=True, eq=False)
-class IrregularSpan:
-    """A span that occurs more than once on a side: the entities holding each copy."""
+def __getattr__(name: str) -> Any:
+    # Only a table with repeated spans or of several documents holds these:
+    # creating their dataclasses in their own module, on first use, spares the
+    # start-up of a run that scores small documents by their lists.
+    if name in ("IrregularSpan", "Segmentation"):
+        from . import _contingency_parts
 
-    key_entities: tuple[int, ...]
-    response_entities: tuple[int, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class Segmentation:
-    """Where the entities and mentions of a table spanning several documents belong.
-
-    *Segments* are the units whose statistics are reported apart: the
-    documents in per-document scoring, the one partition in cross-document
-    scoring. *Groups* are the units whose floating-point terms are added one
-    at a time, in table order, as the reference scorer adds them within a
-    document: always the documents. A group lies in one segment, and a
-    segment's sum is the correctly rounded sum (``math.fsum``) of its groups'
-    sums, so that the order of documents never changes a bit.
-
-    ``key_entity[i]`` is the group of key entity ``i`` (the document of its
-    first mention), likewise ``response_entity``; ``response_mention[k]`` is
-    the group of response mention ``k`` in ``response_cells`` order.
-    ``group_segment[g]`` is the segment of group ``g`` (``None``: each group
-    is its own segment). ``key_mentions``, ``response_mentions`` and
-    ``matched_mentions`` count mentions per segment.
-    """
-
-    count: int
-    key_entity: IntArray
-    response_entity: IntArray
-    response_mention: IntArray
-    key_mentions: IntArray
-    response_mentions: IntArray
-    matched_mentions: IntArray
-    group_segment: IntArray | None = None
-
-    @property
-    def groups(self) -> int:
-        """How many summation groups (documents)."""
-        return self.count if self.group_segment is None else len(self.group_segment)
-
-    def segment_of(self, groups: IntArray) -> IntArray:
-        """The segment of each of ``groups``."""
-        return groups if self.group_segment is None else self.group_segment[groups]
+        value = getattr(_contingency_parts, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -372,6 +340,8 @@ def table_of_lists(lists: ListTable) -> ContingencyTable:
 
 def _build_with_repeats(key: Document, response: Document) -> ContingencyTable:
     """General construction when a span occurs more than once on a side."""
+    from ._contingency_parts import IrregularSpan
+
     key_occ: dict[Span, list[int]] = {}
     for i, entity in enumerate(key.entities):
         for span in entity:
@@ -479,6 +449,8 @@ def stack_tables(tables: Sequence[ContingencyTable]) -> ContingencyTable:
     """
     if any(t.irregular or t.segments is not None for t in tables):
         raise ValueError("only regular one-document tables can be stacked")
+    from ._contingency_parts import Segmentation
+
     n = len(tables)
     key_counts = np.array([len(t.key_sizes) for t in tables], dtype=np.int64)
     response_counts = np.array([len(t.response_sizes) for t in tables], dtype=np.int64)

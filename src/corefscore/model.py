@@ -18,11 +18,24 @@ from .errors import InputError, UsageError
 if TYPE_CHECKING:
     import numpy as np
 
+    from ._entity import Entity as Entity
+
 Span = tuple[int, int]
 #: A split antecedent: the entities a plural mention refers to together, each
 #: as the tuple of its mentions.
 SplitAntecedent = frozenset[tuple[Span, ...]]
 T = TypeVar("T")
+
+
+def __getattr__(name: str) -> Any:
+    # Only user callables (custom CEAF similarities, LEA importance) receive an
+    # Entity: creating its dataclass on first use spares every other run.
+    if name == "Entity":
+        from ._entity import Entity
+
+        globals()[name] = Entity
+        return Entity
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -68,23 +81,6 @@ class Syntax:
     sentence_ids: tuple[str | None, ...] = field(default=(), compare=False)
     #: CoNLL-U: each token's line in its file, for messages.
     token_lines: tuple[int, ...] | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Entity:
-    """One entity as user callables see it (custom CEAF similarity, LEA importance).
-
-    ``levels`` and ``heads`` are parallel to ``mentions`` (``None`` where unknown).
-    """
-
-    label: str
-    mentions: tuple[Span, ...]
-    type: str | None = None
-    levels: tuple[str | None, ...] = ()
-    heads: tuple[int | None, ...] = ()
-
-    def __len__(self) -> int:
-        return len(self.mentions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +179,8 @@ class Document:
 
     def entity(self, index: int) -> Entity:
         """Entity ``index`` with its facts, as passed to user callables."""
+        from ._entity import Entity
+
         n = len(self.entities[index])
         return Entity(
             label=self.labels[index],

@@ -29,12 +29,14 @@ from itertools import combinations
 from operator import mul
 from typing import TYPE_CHECKING
 
-from ..contingency import ContingencyTable, IrregularSpan, ListTable, choose2, segment_totals
+from ..contingency import ContingencyTable, ListTable, choose2, segment_totals
 from ..errors import InputError, UsageError
 from .base import BlancScore, Metric, MetricScore, PerDocument, f_measure
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..contingency import IrregularSpan
 else:
     from .._numpy import np
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contingency import (
@@ -29,13 +28,33 @@ from ..contingency import (
     segment_totals,
 )
 from ..errors import UsageError
-from ..model import Entity, Span
-from .base import Metric, PerDocument, ratio, sequential_sum
+from ..model import Span
+from .base import Metric, PerDocument
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..model import Entity
+    from ._ceaf_alignment import AlignedPair as AlignedPair
+    from ._ceaf_alignment import Alignment as Alignment
+    from ._ceaf_alignment import EntityAlignment as EntityAlignment
 else:
     from .._numpy import np
+
+
+def __getattr__(name: str) -> Any:
+    # The alignment records live in their own module, created when an alignment
+    # is first made or named: a run that scores small documents by their list
+    # formulas makes none, and creating the dataclasses was milliseconds of its
+    # start-up.
+    if name in ("Alignment", "AlignedPair", "EntityAlignment"):
+        from . import _ceaf_alignment
+
+        value = getattr(_ceaf_alignment, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Components with more work than this (rows × rows × columns) go to SciPy;
 # below it the pure-Python solver is faster than importing SciPy.
@@ -48,7 +67,7 @@ _DENSE_CELLS = 100_000
 #: A similarity on entity sizes: (shared mentions, |K|, |R|) -> φ, elementwise.
 Similarity = Callable[["np.ndarray", "np.ndarray", "np.ndarray"], "np.ndarray"]
 #: A user similarity on two entities (key first, response second).
-EntitySimilarity = Callable[[Entity, Entity], float]
+EntitySimilarity = Callable[["Entity", "Entity"], float]
 
 
 def phi1(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) -> np.ndarray:
@@ -72,23 +91,6 @@ def phi4(shared: np.ndarray, key_sizes: np.ndarray, response_sizes: np.ndarray) 
     """Luo (2005) eq. 9: 2|K ∩ R| / (|K| + |R|) (CEAFe)."""
     out: np.ndarray = 2 * shared / (key_sizes + response_sizes)
     return out
-
-
-@dataclass(frozen=True)
-class Alignment:
-    """The optimal alignment: ``similarity[k]`` between key row and response column.
-
-    Pairs are in key entity order.
-    """
-
-    key_entities: np.ndarray
-    response_entities: np.ndarray
-    similarity: np.ndarray
-
-    @property
-    def total(self) -> float:
-        """Φ*, added as the reference adds it: 1 - (1 - φ) per key entity, in key order."""
-        return sequential_sum(1 - (1 - self.similarity))
 
 
 def align(table: ContingencyTable, similarity: Similarity) -> Alignment:
@@ -139,6 +141,8 @@ def _align_positive(
       ``linear_sum_assignment`` for a large dense one, a sparse matching for
       a large sparse one).
     """
+    from ._ceaf_alignment import Alignment
+
     n_keys, n_responses = shape
     row_degree = np.bincount(rows, minlength=n_keys)
     col_degree = np.bincount(cols, minlength=n_responses)
@@ -989,84 +993,6 @@ _ALIASES = {
 }
 
 
-@dataclass(frozen=True)
-class AlignedPair:
-    """A key entity and the response entity the optimal alignment gives it."""
-
-    key_entity: int
-    response_entity: int
-    key_label: str
-    response_label: str
-    similarity: float
-    key_mentions: tuple[Span, ...] = ()
-    response_mentions: tuple[Span, ...] = ()
-
-    @property
-    def shared(self) -> int:
-        """How many mentions the two entities share."""
-        return len(set(self.key_mentions) & set(self.response_mentions))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key_entity": self.key_entity,
-            "response_entity": self.response_entity,
-            "key_label": self.key_label,
-            "response_label": self.response_label,
-            "similarity": self.similarity,
-            "key_mentions": [list(m) for m in self.key_mentions],
-            "response_mentions": [list(m) for m in self.response_mentions],
-        }
-
-
-@dataclass(frozen=True)
-class EntityAlignment:
-    """The optimal CEAF alignment of one document.
-
-    ``pairs`` are in key entity order and have similarity > 0; the other
-    entities are listed by label in ``unaligned_key``/``unaligned_response``
-    (their mentions in the parallel ``*_mentions`` tuples). ``total`` is Φ*,
-    ``key_self`` Σφ(K,K) and ``response_self`` Σφ(R,R), so recall is
-    ``total / key_self`` and precision ``total / response_self``.
-    """
-
-    doc_id: str
-    metric: str
-    pairs: tuple[AlignedPair, ...]
-    unaligned_key: tuple[str, ...]
-    unaligned_response: tuple[str, ...]
-    total: float
-    key_self: float
-    response_self: float
-    unaligned_key_mentions: tuple[tuple[Span, ...], ...] = ()
-    unaligned_response_mentions: tuple[tuple[Span, ...], ...] = ()
-
-    @property
-    def recall(self) -> float:
-        return ratio(self.total, self.key_self)
-
-    @property
-    def precision(self) -> float:
-        return ratio(self.total, self.response_self)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "doc_id": self.doc_id,
-            "metric": self.metric,
-            "total": self.total,
-            "key_self": self.key_self,
-            "response_self": self.response_self,
-            "recall": self.recall,
-            "precision": self.precision,
-            "pairs": [p.to_dict() for p in self.pairs],
-            "unaligned_key": list(self.unaligned_key),
-            "unaligned_response": list(self.unaligned_response),
-            "unaligned_key_mentions": [[list(m) for m in e] for e in self.unaligned_key_mentions],
-            "unaligned_response_mentions": [
-                [list(m) for m in e] for e in self.unaligned_response_mentions
-            ],
-        }
-
-
 def _weigher(metric: str | Metric) -> tuple[str, Callable[[ContingencyTable], _Weighted]]:
     if isinstance(metric, Metric):
         if isinstance(metric.statistics, CustomSimilarity):
@@ -1093,6 +1019,8 @@ def entity_alignment(table: ContingencyTable, metric: str | Metric = "ceafe") ->
     alias) or a ``Metric`` made by ``custom``. ``total`` is the same
     number the metric's statistics use.
     """
+    from ._ceaf_alignment import AlignedPair, EntityAlignment
+
     name, weigh = _weigher(metric)
     weighted = weigh(table)
     alignment = align_weights(table.shape, weighted.rows, weighted.cols, weighted.weights)

@@ -21,15 +21,17 @@ from typing import TYPE_CHECKING
 
 from ..contingency import ContingencyTable, ListTable, segment_ordered_sums, segment_totals
 from ..errors import UsageError
-from ..model import Document, Entity
+from ..model import Document
 from .base import Metric, PerDocument
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..model import Entity
 else:
     from .._numpy import np
 
-Importance = Callable[[Entity], float]
+Importance = Callable[["Entity"], float]
 
 
 def _resolution(
