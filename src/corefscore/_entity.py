@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .model import Span
+from .model import Span  # at run time too: typing.get_type_hints resolves the fields
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..model import Span  # at run time too: typing.get_type_hints resolves the fields
 from .base import ratio, sequential_sum
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from ..model import Span
 
 
 @dataclass(frozen=True)
