@@ -27,6 +27,9 @@ class Percent:
     """
 
     __slots__ = ("digits", "printed_by", "rounding")
+    digits: int
+    rounding: str
+    printed_by: str | None
 
     def __init__(
         self, digits: int = 2, rounding: str = "truncate", printed_by: str | None = "scorer.pl"
@@ -37,9 +40,28 @@ class Percent:
             raise UsageError(
                 f"{option('round', rounding)} is not a rounding; choose {' or '.join(ROUNDINGS)}"
             )
-        self.digits = digits
-        self.rounding = rounding
-        self.printed_by = printed_by
+        set_field = object.__setattr__
+        set_field(self, "digits", digits)
+        set_field(self, "rounding", rounding)
+        set_field(self, "printed_by", printed_by)
+
+    # Immutable and compared by value, as the dataclass it replaced: PERCENT is the
+    # default of every formatter, which must not change under them.
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Percent is immutable; make another (cannot set {name!r})")
+
+    def _fields(self) -> tuple[int, str, str | None]:
+        return (self.digits, self.rounding, self.printed_by)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Percent) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        digits, rounding, printed_by = self._fields()
+        return f"Percent({digits=!r}, {rounding=!r}, {printed_by=!r})"
 
     def __call__(self, fraction: float) -> str:
         if self.rounding == "truncate":
