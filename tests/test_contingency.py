@@ -198,3 +198,107 @@ def test_clusters_list_table_refuses_an_odd_mention_among_usual_ones(
     odd_side = [[(0, 0), (1, 2)], [(4, 4), odd]]
     sides = (odd_side, usual) if side == "key" else (usual, odd_side)
     assert clusters_list_table(*sides, 2_000) is None
+
+
+def _same_tables(a: Any, b: Any) -> None:
+    import dataclasses
+
+    import numpy as np
+
+    for field in dataclasses.fields(b):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if isinstance(y, np.ndarray):
+            assert x.dtype == y.dtype and x.tolist() == y.tolist(), field.name
+        else:
+            assert x is y or x == y, field.name
+
+
+spans_strategy = st.tuples(st.integers(0, 6), st.integers(0, 3)).map(lambda p: (p[0], p[0] + p[1]))
+entities_strategy = st.lists(st.lists(spans_strategy, min_size=1, max_size=5), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(entities_strategy, entities_strategy)
+def test_array_table_is_the_list_table_in_arrays(
+    key_entities: list[list[tuple[int, int]]], response_entities: list[list[tuple[int, int]]]
+) -> None:
+    from corefscore.contingency import array_table, table_of_lists
+
+    key = doc(*map(tuple, key_entities))
+    response = doc(*map(tuple, response_entities))
+    lists = list_table(key, response)
+    table = array_table(key, response)
+    if lists is None:
+        # A span twice on a side: each metric's reading, which only build_table makes.
+        assert table is None
+        return
+    assert table is not None
+    _same_tables(table, table_of_lists(lists))
+
+
+def test_array_table_cells_in_order_of_first_appearance() -> None:
+    from corefscore.contingency import array_table
+
+    key = doc(((0, 0), (4, 4)), ((1, 1), (3, 3)), ((2, 2),))
+    # Response entity 0 meets key entity 1 first, then 0; entity 1 meets 2, then 1.
+    response = doc(((1, 1), (0, 0), (4, 4)), ((2, 2), (3, 3), (7, 7)))
+    table = array_table(key, response)
+    assert table is not None
+    assert list(zip(table.rows.tolist(), table.cols.tolist(), table.counts.tolist())) == [
+        (1, 0, 1),
+        (0, 0, 2),
+        (2, 1, 1),
+        (1, 1, 1),
+    ]
+    assert table.response_cells.tolist() == [0, 1, 1, 2, 3, -1]
+    assert table.key is key and table.response is response
+
+
+def test_array_table_refuses_what_codes_cannot_hold() -> None:
+    from corefscore.contingency import array_table
+
+    # Positions past 2**31 - 1 do not fit a code: build_table's dict of spans makes it.
+    key = doc(((0, 2**31),))
+    assert array_table(key, doc(((0, 2**31),))) is None
+    assert build_table(key, doc(((0, 2**31),))).counts.tolist() == [1]
+
+
+def test_build_table_sorts_codes_from_array_mentions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from corefscore import contingency
+
+    big = doc(*(((t, t), (t + 1000, t + 1001)) for t in range(0, 1000, 2)))
+    response = doc(*(((t, t),) for t in range(0, 1000)))
+    assert big.mention_count == 1000
+    calls: list[int] = []
+    original = contingency.array_table
+
+    def counted(key: Document, response: Document) -> Any:
+        calls.append(key.mention_count)
+        return original(key, response)
+
+    monkeypatch.setattr(contingency, "array_table", counted)
+    monkeypatch.setattr(contingency, "ARRAY_MENTIONS", 1000)
+    table = build_table(big, response)
+    assert calls == [1000]
+    _same_tables(table, contingency.table_of_lists(list_table(big, response)))  # type: ignore[arg-type]
+    monkeypatch.setattr(contingency, "ARRAY_MENTIONS", 1001)
+    build_table(big, response)
+    assert calls == [1000]
+
+
+def test_span_codes_of_a_document_are_kept_for_its_table() -> None:
+    from corefscore import contingency
+    from corefscore.duplicates import _has_repeats
+
+    key = doc(*(((t, t),) for t in range(contingency.ARRAY_MENTIONS)))
+    repeated = doc(((0, 0), (1, 1)), ((1, 1),))
+    assert not _has_repeats(key)  # by codes, kept for the table
+    coded = contingency.span_codes(key)
+    assert coded is not None and contingency.span_codes(key) is coded
+    table = build_table(key, key)
+    assert table.matched_mentions == contingency.ARRAY_MENTIONS
+    # The table took the codes: none are held for a document that was tabulated.
+    assert id(key) not in contingency._recent_codes
+    assert contingency.span_codes(repeated) is not None
+    assert contingency.span_codes(repeated).has_repeats  # type: ignore[union-attr]
+    assert len(contingency._recent_codes) <= 2

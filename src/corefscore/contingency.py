@@ -312,10 +312,139 @@ def entity_list_table(
 
 def build_table(key: Document, response: Document) -> ContingencyTable:
     """Build the contingency table of one key/response document pair."""
+    if max(key.mention_count, response.mention_count) >= ARRAY_MENTIONS:
+        table = array_table(key, response)
+        if table is not None:
+            return table
     lists = list_table(key, response)
     if lists is None:
         return _build_with_repeats(key, response)
     return table_of_lists(lists)
+
+
+#: From this many mentions on one side, ``build_table`` matches spans by sorting
+#: arrays instead of through a dict of spans: hashing a million span tuples into
+#: a table that no cache holds costs more per span the larger the document
+#: (bench/suite.py's scaling series). Below it the dict is no slower; from it on, the
+#: documents are past ``engines.objects.LIST_MENTIONS``, so every such table is
+#: an array table, and the codes made for the duplicates check are read again.
+ARRAY_MENTIONS = 2_000
+
+# A span (start, end) is coded start·2³² + end: one int64, ordered and equal as
+# the pairs are, and the same for every document, so that a side's codes can
+# be kept between the duplicates check and the table (``span_codes``).
+_END_BITS = 32
+_MAX_POSITION = (1 << 31) - 1
+
+
+class SpanCodes(NamedTuple):
+    """One side's spans as int64 codes, in entity order then mention order."""
+
+    #: ``start << 32 | end`` of every mention.
+    codes: IntArray
+    #: The codes sorted (stable), and the mention position of each.
+    order: IntArray
+    sorted: IntArray
+    #: Mentions per entity.
+    sizes: IntArray
+
+    @property
+    def has_repeats(self) -> bool:
+        """Whether a span occurs more than once."""
+        return bool(len(self.sorted) > 1 and (self.sorted[1:] == self.sorted[:-1]).any())
+
+
+# The codes of the last documents coded, kept with the documents themselves, so
+# that an id is not reused while its entry lives: the duplicates policy codes a
+# large document to look for repeated spans, and ``build_table`` reads the same
+# codes a moment later. Two entries: one pair.
+_recent_codes: dict[int, tuple[Document, SpanCodes]] = {}
+
+
+def span_codes(doc: Document) -> SpanCodes | None:
+    """The spans of ``doc`` as ``SpanCodes``; ``None`` when a position is outside
+    0 .. 2³¹ − 1 (the callers then use their dict of spans)."""
+    kept = _recent_codes.get(id(doc))
+    if kept is not None and kept[0] is doc:
+        return kept[1]
+    entities = doc.entities
+    sizes = np.fromiter(map(len, entities), dtype=np.int64, count=len(entities))
+    n = int(sizes.sum())
+    flat = np.fromiter(
+        chain.from_iterable(chain.from_iterable(entities)), dtype=np.int64, count=2 * n
+    )
+    if n and (int(flat.min()) < 0 or int(flat.max()) > _MAX_POSITION):
+        return None
+    codes = (flat[0::2] << _END_BITS) | flat[1::2]
+    order = np.argsort(codes, kind="stable")
+    coded = SpanCodes(codes, order, codes[order], sizes)
+    while len(_recent_codes) >= 2:
+        del _recent_codes[next(iter(_recent_codes))]
+    _recent_codes[id(doc)] = (doc, coded)
+    return coded
+
+
+def array_table(key: Document, response: Document) -> ContingencyTable | None:
+    """``table_of_lists(list_table(key, response))``, the same arrays, made by
+    sorting span codes: linear-time array work instead of a dict lookup per
+    mention. ``None`` when a span occurs twice on a side or a position does
+    not fit a code (``build_table`` then makes the table its usual way)."""
+    key_side, response_side = span_codes(key), span_codes(response)
+    for doc in (key, response):
+        _recent_codes.pop(id(doc), None)
+    if key_side is None or response_side is None:
+        return None
+    if key_side.has_repeats or response_side.has_repeats:
+        return None
+    n_keys, n_responses = len(key_side.sizes), len(response_side.sizes)
+    key_entity = np.repeat(np.arange(n_keys, dtype=np.int64), key_side.sizes)
+    response_entity = np.repeat(np.arange(n_responses, dtype=np.int64), response_side.sizes)
+    found = key_side.sorted
+    # Sorted response codes looked up in the sorted key codes walk both arrays in
+    # order: the lookups of codes in reading order would jump about the key's.
+    at = np.empty(len(response_side.codes), dtype=np.int64)
+    at[response_side.order] = np.searchsorted(found, response_side.sorted)
+    if len(found):
+        np.minimum(at, len(found) - 1, out=at)
+        matched = np.flatnonzero(found[at] == response_side.codes)
+    else:
+        matched = np.zeros(0, dtype=np.int64)
+    rows_of = key_entity[key_side.order[at[matched]]]
+    cols_of = response_entity[matched]
+    # Cells numbered in order of first appearance along the response, as
+    # entity_list_table numbers them.
+    pair = rows_of * max(n_responses, 1) + cols_of
+    by_pair = np.argsort(pair, kind="stable")
+    ordered = pair[by_pair]
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    run = np.cumsum(new) - 1
+    firsts = by_pair[new]
+    rank = np.empty(len(firsts), dtype=np.int64)
+    rank[np.argsort(firsts, kind="stable")] = np.arange(len(firsts), dtype=np.int64)
+    cell = np.empty(len(pair), dtype=np.int64)
+    cell[by_pair] = rank[run]
+    first_of_cell = np.empty(len(firsts), dtype=np.int64)
+    first_of_cell[rank] = firsts
+    counts = np.bincount(cell, minlength=len(firsts)).astype(np.int64)
+    response_cells = np.full(len(response_side.codes), -1, dtype=np.int64)
+    response_cells[matched] = cell
+    return ContingencyTable(
+        key_sizes=key_side.sizes,
+        response_sizes=response_side.sizes,
+        rows=rows_of[first_of_cell],
+        cols=cols_of[first_of_cell],
+        counts=counts,
+        key_mentions=len(key_side.codes),
+        response_mentions=len(response_side.codes),
+        matched_mentions=len(matched),
+        response_cells=response_cells,
+        response_overlap=counts,
+        key_counts=counts,
+        key=key,
+        response=response,
+    )
 
 
 def table_of_lists(lists: ListTable) -> ContingencyTable:
@@ -613,10 +742,13 @@ def choose2(values: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "ARRAY_MENTIONS",
     "ContingencyTable",
     "IrregularSpan",
     "ListTable",
     "Segmentation",
+    "SpanCodes",
+    "array_table",
     "build_table",
     "choose2",
     "clusters_list_table",
@@ -626,6 +758,7 @@ __all__ = [
     "segment_counts",
     "segment_ordered_sums",
     "segment_totals",
+    "span_codes",
     "spans_list_table",
     "stack_tables",
     "table_of_lists",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from itertools import chain
 
+from .contingency import ARRAY_MENTIONS, span_codes
 from .errors import InputError, option
 from .model import Document, Span
 
@@ -74,6 +75,12 @@ def _as_reference(
 
 
 def _has_repeats(doc: Document) -> bool:
+    if doc.mention_count >= ARRAY_MENTIONS:
+        # Sorted codes, which build_table then reads again, rather than a set of
+        # every span: see corefscore.contingency.ARRAY_MENTIONS.
+        coded = span_codes(doc)
+        if coded is not None:
+            return coded.has_repeats
     spans = list(chain.from_iterable(doc.entities))
     return len(set(spans)) < len(spans)
 

@@ -150,7 +150,7 @@ class Document:
     @property
     def mention_count(self) -> int:
         """How many mentions the document's entities hold."""
-        return sum(len(e) for e in self.entities)
+        return sum(map(len, self.entities))
 
     def line_of(self, entity: int, position: int) -> int | None:
         """The source line of a mention (``None`` when built in memory)."""
