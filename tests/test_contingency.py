@@ -302,3 +302,29 @@ def test_span_codes_of_a_document_are_kept_for_its_table() -> None:
     assert contingency.span_codes(repeated) is not None
     assert contingency.span_codes(repeated).has_repeats  # type: ignore[union-attr]
     assert len(contingency._recent_codes) <= 2
+
+
+def test_array_tables_made_in_threads_at_once_are_each_their_own() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from corefscore import contingency
+    from corefscore.duplicates import _has_repeats
+
+    n = contingency.ARRAY_MENTIONS
+    pairs = [
+        (
+            doc(*(((t, t), (t + 1, t + 1)) for t in range(shift, shift + n, 2))),
+            doc(*(((t, t),) for t in range(shift, shift + n))),
+        )
+        for shift in range(8)
+    ]
+    serial = [contingency.table_of_lists(list_table(k, r)) for k, r in pairs]  # type: ignore[arg-type]
+
+    def tabulate(i: int) -> Any:
+        key, response = pairs[i % len(pairs)]
+        assert not _has_repeats(key) and not _has_repeats(response)
+        return i % len(pairs), build_table(key, response)
+
+    with ThreadPoolExecutor(4) as pool:
+        for i, table in pool.map(tabulate, range(64)):
+            _same_tables(table, serial[i])

@@ -378,8 +378,10 @@ def span_codes(doc: Document) -> SpanCodes | None:
     codes = (flat[0::2] << _END_BITS) | flat[1::2]
     order = np.argsort(codes, kind="stable")
     coded = SpanCodes(codes, order, codes[order], sizes)
-    while len(_recent_codes) >= 2:
-        del _recent_codes[next(iter(_recent_codes))]
+    if len(_recent_codes) >= 2:
+        # Cleared rather than trimmed: one atomic step, so that threads scoring
+        # at once can only cost each other a recomputation.
+        _recent_codes.clear()
     _recent_codes[id(doc)] = (doc, coded)
     return coded
 
