@@ -84,7 +84,7 @@ def main() -> None:
                 name,
                 f"{statistics.median(c for c, _ in score):.3f}",
                 f"{statistics.median(c for c, _ in errors):.3f}",
-                f"{statistics.median(ratios):.2f}×",
+                f"{statistics.median(ratios):.3f}×",
                 f"{statistics.median(p for _, p in score):.0f} / "
                 f"{statistics.median(p for _, p in errors):.0f}",
             ]

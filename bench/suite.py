@@ -806,9 +806,12 @@ def parse_args() -> argparse.Namespace:
     opt("--corpora", default="a,b,c,d", help="subset of a,b,c,d (default: all)")
     opt("--perl-corpora", default="a,b", help="corpora for the Perl scorer (c needs ~100 GB)")
     opt("--repeat", type=int, default=5, help="runs per corefscore row (3 for the largest)")
-    opt("--peer-repeat", type=int, default=3, help="runs per peer row (default 3)")
+    opt("--peer-repeat", type=int, default=5, help="runs per peer row (default 5)")
     opt(
-        "--slow-after", type=float, default=10.0, help="a peer run above this CPU s is not repeated"
+        "--slow-after",
+        type=float,
+        default=15.0,
+        help="a peer run above this CPU s is not repeated (default 15)",
     )
     opt("--timeout", type=float, default=600.0, help="wall seconds per run before 'timeout'")
     opt("--no-scaling", dest="scaling", action="store_false", help="skip the 1k..1M series")
