@@ -328,3 +328,22 @@ def test_array_tables_made_in_threads_at_once_are_each_their_own() -> None:
     with ThreadPoolExecutor(4) as pool:
         for i, table in pool.map(tabulate, range(64)):
             _same_tables(table, serial[i])
+
+
+def test_no_span_codes_kept_for_a_document_the_policy_replaced() -> None:
+    from corefscore import contingency
+    from corefscore.pipeline import prepare
+
+    n = contingency.ARRAY_MENTIONS
+    key = doc(*(((t, t),) for t in range(n)))
+    # A repeated span: the reference policy drops the response's later copy.
+    response = doc(*(((t, t),) for t in range(n)), ((0, 0),))
+    warnings: list[str] = []
+    prepared_key, prepared_response = prepare(
+        key, response, Evaluation.create(metrics="conll"), warnings
+    )
+    assert prepared_key is key and prepared_response is not response and warnings
+    assert id(response) not in contingency._recent_codes
+    assert contingency._recent_codes[id(key)][0] is key
+    build_table(prepared_key, prepared_response)
+    assert not contingency._recent_codes

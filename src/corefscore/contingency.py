@@ -388,14 +388,19 @@ def span_codes(doc: Document) -> SpanCodes | None:
     return coded
 
 
+def forget_span_codes(doc: Document) -> None:
+    """Drop the codes ``span_codes`` keeps for ``doc``, if any."""
+    _recent_codes.pop(id(doc), None)
+
+
 def array_table(key: Document, response: Document) -> ContingencyTable | None:
     """``table_of_lists(list_table(key, response))``, the same arrays, made by
     sorting span codes: linear-time array work instead of a dict lookup per
     mention. ``None`` when a span occurs twice on a side or a position does
     not fit a code (``build_table`` then makes the table its usual way)."""
     key_side, response_side = span_codes(key), span_codes(response)
-    for doc in (key, response):
-        _recent_codes.pop(id(doc), None)
+    forget_span_codes(key)
+    forget_span_codes(response)
     if key_side is None or response_side is None:
         return None
     if key_side.has_repeats or response_side.has_repeats:
@@ -757,6 +762,7 @@ __all__ = [
     "choose2",
     "clusters_list_table",
     "empty_document",
+    "forget_span_codes",
     "group_sums",
     "list_table",
     "segment_counts",

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import engines
-from .contingency import empty_document
+from .contingency import empty_document, forget_span_codes
 from .duplicates import prepare_pair
 from .errors import InputError, option
 from .evaluation import Evaluation
@@ -215,12 +215,19 @@ def prepare(
     key: Document, response: Document, evaluation: Evaluation, warnings: list[str]
 ) -> tuple[Document, Document]:
     """Apply the duplicates policy and the regime to one document pair."""
+    given = key, response
     key, response = prepare_pair(key, response, evaluation.duplicates, warnings)
     if evaluation.split_antecedents == "drop":
         from .metrics.split_antecedents import without_split_antecedents
 
         key, response = without_split_antecedents(key), without_split_antecedents(response)
-    return evaluation.regime.apply(key, response)
+    prepared = evaluation.regime.apply(key, response)
+    for doc in given:
+        if doc is not prepared[0] and doc is not prepared[1]:
+            # A large document's span codes, made by the duplicates check, are
+            # not kept for a document that is not the one tabulated.
+            forget_span_codes(doc)
+    return prepared
 
 
 def min_span_warning(evaluation: Evaluation, keys: Iterable[Document]) -> tuple[str, str] | None:
