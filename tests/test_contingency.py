@@ -261,6 +261,10 @@ def test_array_table_refuses_what_codes_cannot_hold() -> None:
     key = doc(((0, 2**31),))
     assert array_table(key, doc(((0, 2**31),))) is None
     assert build_table(key, doc(((0, 2**31),))).counts.tolist() == [1]
+    # Nor past int64, nor negative.
+    huge = doc(((0, 2**70),))
+    assert array_table(huge, huge) is None
+    assert array_table(doc(((-1, 0),)), doc(((-1, 0),))) is None
 
 
 def test_build_table_sorts_codes_from_array_mentions(monkeypatch: pytest.MonkeyPatch) -> None:

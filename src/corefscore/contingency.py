@@ -372,9 +372,12 @@ def span_codes(doc: Document) -> SpanCodes | None:
     entities = doc.entities
     sizes = np.fromiter(map(len, entities), dtype=np.int64, count=len(entities))
     n = int(sizes.sum())
-    flat = np.fromiter(
-        chain.from_iterable(chain.from_iterable(entities)), dtype=np.int64, count=2 * n
-    )
+    try:
+        flat = np.fromiter(
+            chain.from_iterable(chain.from_iterable(entities)), dtype=np.int64, count=2 * n
+        )
+    except (OverflowError, TypeError, ValueError):
+        return None  # a document made in memory with positions no int64 holds
     if n and (int(flat.min()) < 0 or int(flat.max()) > _MAX_POSITION):
         return None
     codes = (flat[0::2] << _END_BITS) | flat[1::2]
