@@ -351,3 +351,47 @@ def test_no_span_codes_kept_for_a_document_the_policy_replaced() -> None:
     assert contingency._recent_codes[id(key)][0] is key
     build_table(prepared_key, prepared_response)
     assert not contingency._recent_codes
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_array_table_is_the_list_table_on_real_documents(split: str) -> None:
+    """GUM with xrenner's output, and the same with every document's spans perturbed
+    (one in seven dropped, one in eleven shifted, one in thirteen repeated in
+    another entity): the sorted codes give the dict's table, or refuse a repeat."""
+    from corefscore.contingency import array_table, table_of_lists
+    from corefscore.io import read_corpus
+
+    from .conftest import shared_path
+
+    key = read_corpus(shared_path("data", "real", "gum", "pairs", f"{split}.key_gum.conll"))
+    response = read_corpus(
+        shared_path("data", "real", "gum", "pairs", f"{split}.resp_xrenner.conll")
+    )
+
+    def perturbed(d: Document) -> Document:
+        entities = [list(e) for e in d.entities]
+        for i, entity in enumerate(entities):
+            for m, (start, end) in enumerate(list(entity)):
+                if (i + m) % 7 == 0 and len(entity) > 1:
+                    entity.remove((start, end))
+                elif (i + m) % 11 == 0:
+                    entity[entity.index((start, end))] = (start + 1, end + 1)
+                elif (i + m) % 13 == 0 and entities:
+                    entities[(i + 1) % len(entities)].append((start, end))
+        return Document(d.doc_id, tuple(tuple(e) for e in entities if e))
+
+    compared = refused = 0
+    for doc_id in key.documents:
+        if doc_id not in response.documents:
+            continue
+        for k, r in ((key[doc_id], response[doc_id]), (perturbed(key[doc_id]), response[doc_id])):
+            lists = list_table(k, r)
+            table = array_table(k, r)
+            if lists is None:
+                assert table is None
+                refused += 1
+                continue
+            assert table is not None
+            _same_tables(table, table_of_lists(lists))
+            compared += 1
+    assert compared >= 20 and refused >= 1, (compared, refused)
