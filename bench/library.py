@@ -15,7 +15,9 @@ a model emits them, 1-4 mentions per cluster, nested spans allowed):
   list formulas stop: their time must stay below the arrays' up to there).
 
 Each row is the median of ``--runs`` rounds (default 7), rows interleaved
-within a round; a round times ``--calls`` calls (default 500) and divides.
+within a round; a round times ``--calls`` calls (default 500) and divides. A row's
+ratio is the median of its rounds' ratios (each round's time over the floor's, or
+the import's, in the same round).
 
 Then, as fresh processes (CPU = user + sys from ``os.wait4``, median of
 ``--runs``, interleaved): ``python -c "import corefscore"``, ``python -c
@@ -111,10 +113,10 @@ def bcub_floor(key: Clusters, response: Clusters) -> tuple[float, float, float, 
             shared[(i, j)] = shared.get((i, j), 0) + 1
     recall = precision = 0.0
     for span, j in response_of.items():
-        i = key_of.get(span)
-        if i is not None:
-            n = shared[(i, j)]
-            recall += n / key_sizes[i]
+        owner = key_of.get(span)
+        if owner is not None:
+            n = shared[(owner, j)]
+            recall += n / key_sizes[owner]
             precision += n / response_sizes[j]
     return recall, float(sum(key_sizes)), precision, float(sum(response_sizes))
 
@@ -196,11 +198,11 @@ def library_rows(runs: int, calls: int) -> list[list[str]]:
     for _ in range(runs):
         for name, (function, docs, n) in jobs.items():
             times[name].append(per_call(function, docs, n))
-    floor = statistics.median(times["floor: B³ by hand, 50 mentions"])
+    floor = times["floor: B³ by hand, 50 mentions"]
     rows = []
     for name in jobs:
         value = statistics.median(times[name])
-        rows.append([name, f"{value * 1e6:.1f}", f"{value / floor:.2f}×"])
+        rows.append([name, f"{value * 1e6:.1f}", f"{paired(times[name], floor):.2f}×"])
     print(f"list formulas up to LIST_MENTIONS = {objects.LIST_MENTIONS} mentions (both sides)")
     return rows
 
@@ -247,11 +249,17 @@ def startup_rows(runs: int) -> list[list[str]]:
     for _ in range(runs):
         for name, command in commands.items():
             times[name].append(cpu_of(command, env))
-    base = statistics.median(times['python -c "import corefscore"'])
+    base = times['python -c "import corefscore"']
     return [
-        [name, f"{statistics.median(v) * 1000:.1f}", f"{statistics.median(v) / base:.2f}×"]
+        [name, f"{statistics.median(v) * 1000:.1f}", f"{paired(v, base):.2f}×"]
         for name, v in times.items()
     ]
+
+
+def paired(values: list[float], base: list[float]) -> float:
+    """The median over the rounds of each round's value over the base's in that round
+    (issue 17's "paired medians": what drifts between rounds cancels)."""
+    return statistics.median(v / b for v, b in zip(values, base))
 
 
 def main() -> None:
@@ -268,11 +276,17 @@ def main() -> None:
     print(f"- load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
     rows = library_rows(args.runs, args.calls)
-    print(f"In one process, median of {args.runs} rounds; ratio to the B³ floor:\n")
+    print(
+        f"In one process, median of {args.runs} rounds; ratio to the B³ floor: the median "
+        "of the rounds' ratios:\n"
+    )
     print(table([["what", "µs per call", "÷ floor"], *rows], args.markdown))
     print()
     rows = startup_rows(args.runs)
-    print(f"Fresh processes, median CPU of {args.runs} interleaved runs; ratio to the import:\n")
+    print(
+        f"Fresh processes, median CPU of {args.runs} interleaved runs; ratio to the import: "
+        "the median of the rounds' ratios:\n"
+    )
     print(table([["command", "CPU ms", "÷ import corefscore"], *rows], args.markdown))
     print(f"\n- load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
