@@ -603,7 +603,7 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
     start = find(rows, "start-up", "-", "start-up")
     start_cpu = start.median_cpu() if start else None
     cells = [["corpus", "key mentions", "total CPU s", "net of start-up", "parse-only CPU s"]]
-    cells[0] += ["floor CPU s", "parse / net", "parse / floor", "peak MB"]
+    cells[0] += ["floor CPU s", "parse / net", "parse / floor (paired)", "peak MB"]
     for corpus in dict.fromkeys(r.corpus for r in rows if r.group == group):
         total, parse, floor = (
             find(rows, group, corpus, t) for t in ("corefscore", "parse-only", "floor")
@@ -612,7 +612,9 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
         t, p, f = total.median_cpu(), parse.median_work(), floor.median_work()
         net = None if t is None or start_cpu is None else t - start_cpu
         share = "-" if p is None or not net else f"{p / net:.0%}"
-        over_floor = "-" if p is None or not f else f"{p / f:.1f}×"
+        # Paired, as the peers' ratios: parse-only and floor run in the same rounds.
+        pairs = [a / b for a, b in zip(parse.work, floor.work) if b > 0]
+        over_floor = "-" if p is None or not pairs else f"{statistics.median(pairs):.1f}×"
         peak = statistics.median(total.peak_mb) if total.peak_mb and total.status == "ok" else None
         status = "" if total.status == "ok" else f" ({total.status})"
         mentions = f"{total.mentions:,}"
