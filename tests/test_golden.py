@@ -71,3 +71,38 @@ def test_golden_case(case: str) -> None:
     assert math.isclose(blanc.precision, ref["blanc"]["p"], rel_tol=1e-12)
     printed = {k: v for k, v in _printed(blanc).items() if k.endswith("_pct")}
     assert printed == ref["blanc"]["printed"]
+
+
+@pytest.mark.skipif(not CASES, reason=f"shared data not available: {GOLDEN}")
+def test_golden_cases_by_sorted_codes_give_the_same_statistics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every document of the 240 pairs tabulated by ``contingency.array_table`` (which
+    large documents take) gives every metric's statistics bit for bit as the default
+    path, which the test above checks against the reference."""
+    from corefscore import contingency
+    from corefscore.engines import objects
+
+    default = {
+        case: corefscore.score_files(
+            GOLDEN / case / "key.conll", GOLDEN / case / "response.conll", per_document=True
+        ).document_statistics
+        for case in CASES
+    }
+    calls: list[int] = []
+    array_table = contingency.array_table
+
+    def counted(key: corefscore.Document, response: corefscore.Document) -> object:
+        table = array_table(key, response)
+        calls.append(table is not None)
+        return table
+
+    monkeypatch.setattr(objects, "LIST_MENTIONS", -1)
+    monkeypatch.setattr(contingency, "ARRAY_MENTIONS", 0)
+    monkeypatch.setattr(contingency, "array_table", counted)
+    for case in CASES:
+        got = corefscore.score_files(
+            GOLDEN / case / "key.conll", GOLDEN / case / "response.conll", per_document=True
+        ).document_statistics
+        assert got == default[case], case
+    assert len(calls) >= 240 and all(calls)
