@@ -33,9 +33,19 @@ def _check(score: MetricScore, ref: dict[str, str], what: str) -> None:
 
 
 @pytest.mark.skipif(not CASES, reason=f"shared data not available: {CASES_FILE}")
+@pytest.mark.parametrize("tables", ["default", "sorted codes"])
 @pytest.mark.parametrize("policy", ["strict", "reference"])
 @pytest.mark.parametrize("case", CASES)
-def test_reference_case(case: str, policy: str) -> None:
+def test_reference_case(
+    case: str, policy: str, tables: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if tables == "sorted codes":
+        # Every document tabulated as a large one is (contingency.array_table).
+        from corefscore import contingency
+        from corefscore.engines import objects
+
+        monkeypatch.setattr(objects, "LIST_MENTIONS", -1)
+        monkeypatch.setattr(contingency, "ARRAY_MENTIONS", 0)
     folder = shared_path("data", "reference-tests")
     spec = json.loads(CASES_FILE.read_text())["cases"][case]
     result = corefscore.score_files(
