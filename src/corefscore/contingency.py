@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .model import Document, Span
+from .model import Document, Span, first_appearance_codes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -424,22 +424,11 @@ def array_table(key: Document, response: Document) -> ContingencyTable | None:
     rows_of = key_entity[key_side.order[at[matched]]]
     cols_of = response_entity[matched]
     # Cells numbered in order of first appearance along the response, as
-    # entity_list_table numbers them.
-    pair = rows_of * max(n_responses, 1) + cols_of
-    by_pair = np.argsort(pair, kind="stable")
-    ordered = pair[by_pair]
-    new = np.empty(len(ordered), dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    run = np.cumsum(new) - 1
-    firsts = by_pair[new]
-    rank = np.empty(len(firsts), dtype=np.int64)
-    rank[np.argsort(firsts, kind="stable")] = np.arange(len(firsts), dtype=np.int64)
-    cell = np.empty(len(pair), dtype=np.int64)
-    cell[by_pair] = rank[run]
-    first_of_cell = np.empty(len(firsts), dtype=np.int64)
-    first_of_cell[rank] = firsts
-    counts = np.bincount(cell, minlength=len(firsts)).astype(np.int64)
+    # entity_list_table numbers them; a cell's number first appears where the
+    # running maximum grows.
+    cell = first_appearance_codes(rows_of * max(n_responses, 1) + cols_of)
+    first_of_cell = np.flatnonzero(np.diff(np.maximum.accumulate(cell), prepend=-1) > 0)
+    counts = np.bincount(cell, minlength=len(first_of_cell)).astype(np.int64)
     response_cells = np.full(len(response_side.codes), -1, dtype=np.int64)
     response_cells[matched] = cell
     return ContingencyTable(
