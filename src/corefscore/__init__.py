@@ -14,9 +14,9 @@ Names are imported on first use, so that ``corefscore --help`` and
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._lazy import lazy_attributes
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -76,13 +76,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'corefscore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(globals(), {name: f".{module}" for name, module in _EXPORTS.items()})
 
 
 def __dir__() -> list[str]:

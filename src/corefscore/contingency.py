@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._lazy import lazy_attributes
 from .model import Document, Span, first_appearance_codes
 
 if TYPE_CHECKING:
@@ -33,17 +34,12 @@ else:
     from ._numpy import np
 
 
-def __getattr__(name: str) -> Any:
-    # Only a table with repeated spans or of several documents holds these:
-    # creating their dataclasses in their own module, on first use, spares the
-    # start-up of a run that scores small documents by their lists.
-    if name in ("IrregularSpan", "Segmentation"):
-        from . import _contingency_parts
-
-        value = getattr(_contingency_parts, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Only a table with repeated spans or of several documents holds these:
+# creating their dataclasses in their own module, on first use, spares the
+# start-up of a run that scores small documents by their lists.
+__getattr__ = lazy_attributes(
+    globals(), {"IrregularSpan": "._contingency_parts", "Segmentation": "._contingency_parts"}
+)
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ._lazy import lazy_attributes
 from .errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -27,15 +28,9 @@ SplitAntecedent = frozenset[tuple[Span, ...]]
 T = TypeVar("T")
 
 
-def __getattr__(name: str) -> Any:
-    # Only user callables (custom CEAF similarities, LEA importance) receive an
-    # Entity: creating its dataclass on first use spares every other run.
-    if name == "Entity":
-        from ._entity import Entity
-
-        globals()[name] = Entity
-        return Entity
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Only user callables (custom CEAF similarities, LEA importance) receive an
+# Entity: creating its dataclass on first use spares every other run.
+__getattr__ = lazy_attributes(globals(), {"Entity": "._entity"})
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from .._lazy import lazy_attributes
 from ..contingency import (
     ContingencyTable,
     ListTable,
@@ -42,18 +43,13 @@ else:
     from .._numpy import np
 
 
-def __getattr__(name: str) -> Any:
-    # The alignment records live in their own module, created when an alignment
-    # is first made or named: a run that scores small documents by their list
-    # formulas makes none, and creating the dataclasses was milliseconds of its
-    # start-up.
-    if name in ("Alignment", "AlignedPair", "EntityAlignment"):
-        from . import _ceaf_alignment
-
-        value = getattr(_ceaf_alignment, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The alignment records live in their own module, created when an alignment
+# is first made or named: a run that scores small documents by their list
+# formulas makes none, and creating the dataclasses was milliseconds of its
+# start-up.
+__getattr__ = lazy_attributes(
+    globals(), dict.fromkeys(("Alignment", "AlignedPair", "EntityAlignment"), "._ceaf_alignment")
+)
 
 
 # Components with more work than this (rows × rows × columns) go to SciPy;
