@@ -55,9 +55,9 @@ FORBIDDEN_OS = frozenset(
     {"system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp", "startfile"}
 )
 FORBIDDEN_OS_PREFIXES = ("exec", "spawn")
-# importlib may only appear in the package's lazy attribute loader, whose
-# module names come from a literal table (checked below).
-IMPORTLIB_ALLOWED = {SOURCE / "__init__.py"}
+# importlib may only appear in the lazy attribute loader, whose module names come
+# from the literal tables its callers give it (checked below).
+IMPORTLIB_ALLOWED = {SOURCE / "_lazy.py"}
 # ``from importlib import resources`` (and nothing else of importlib) may appear
 # where package data is read, as long as each package named is a literal
 # (checked below): resources.files imports the package it is given.
@@ -194,17 +194,47 @@ def test_package_data_is_read_only_from_literal_package_names() -> None:
             assert str(args[0].value).startswith("corefscore"), f"{path}:{use.lineno}"
 
 
-def test_lazy_loader_imports_only_modules_named_in_its_literal_table() -> None:
-    tree = ast.parse((SOURCE / "__init__.py").read_text(encoding="utf-8"))
+def _lazy_sources(path: Path, tree: ast.Module, call: ast.Call) -> list[str]:
+    """The module names a ``lazy_attributes`` call may import, all literals."""
+    table = call.args[1]
+    where = f"{path.relative_to(SOURCE)}:{call.lineno}"
+    if isinstance(table, ast.Dict):
+        return [ast.literal_eval(v) for v in table.values]
+    if isinstance(table, ast.Call) and ast.unparse(table.func) == "dict.fromkeys":
+        return [ast.literal_eval(table.args[1])]
+    # The package's table: names from the literal _EXPORTS, each module made ".{m}".
+    assert path == SOURCE / "__init__.py" and isinstance(table, ast.DictComp), where
+    assert ast.unparse(table.generators[0].iter) == "_EXPORTS.items()", where
+    assert ast.unparse(table.value) == "f'.{module}'", where
     tables = [
         node.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Assign)
         and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets)
     ]
-    assert len(tables) == 1 and isinstance(tables[0], ast.Dict)
-    modules = {ast.literal_eval(v) for v in tables[0].values}
-    assert all((SOURCE / f"{m}.py").exists() or (SOURCE / m).is_dir() for m in modules)
+    assert len(tables) == 1 and isinstance(tables[0], ast.Dict), where
+    return [f".{ast.literal_eval(v)}" for v in tables[0].values]
+
+
+def test_lazy_loader_imports_only_modules_named_in_its_literal_table() -> None:
+    seen = 0
+    for path in _python_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "lazy_attributes"
+            ):
+                continue
+            seen += 1
+            # Relative to the caller's package, every name is a module of ours.
+            package = path.parent
+            for module in _lazy_sources(path, tree, node):
+                assert module.startswith(".") and not module.startswith(".."), module
+                target = package / module[1:].replace(".", "/")
+                assert target.with_suffix(".py").exists() or target.is_dir(), (path, module)
+    assert seen >= 4
     with pytest.raises(AttributeError):
         corefscore.__getattr__("os")  # a name outside the table imports nothing
 
