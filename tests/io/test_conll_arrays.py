@@ -10,6 +10,7 @@ must return ``None`` so that the caller reports it.
 
 from __future__ import annotations
 
+import gzip
 import random
 from collections.abc import Callable, Iterator
 from itertools import pairwise
@@ -460,6 +461,32 @@ def _drop_closing(lines: list[str]) -> list[str]:
     )
     out[k] = out[k].rsplit(None, 1)[0] + "\t-"
     return out
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_the_size_on_disk_decides_only_when_it_can(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compress: bool
+) -> None:
+    """Over 256 KiB on disk, a file goes to the arrays unread; a gzipped one,
+    whose text is larger than its size on disk, is read ahead as before."""
+    path = big_file(tmp_path)
+    if compress:
+        packed = tmp_path / "big.conll.gz"
+        packed.write_bytes(gzip.compress(path.read_bytes()))
+        assert packed.stat().st_size < conll._PLAIN_BYTES
+        path = packed
+    corpus = _read_blocks(conll.iter_blocks(str(path)), str(path))
+    seen: list[bool] = []
+    original = conll._read
+
+    def spied(*args: object, **kwargs: bool) -> Corpus:
+        seen.append(kwargs["large"])
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(conll, "_read", spied)
+    monkeypatch.setattr(conll, "_read_blocks", None)  # never the line-by-line reader
+    assert facts(read_conll(path)) == facts(corpus)
+    assert seen == [not compress]
 
 
 def read_both(text: str) -> tuple[object, object]:

@@ -117,7 +117,17 @@ def read_conll(
         head_column=head_column,
         # The arrays may hand a file back to be read again: not a pipe's.
         arrays=os.path.isfile(name),
+        large=_larger_than(name, _PLAIN_BYTES),
     )
+
+
+def _larger_than(name: str, size: int) -> bool:
+    """Whether the file holds more than ``size`` bytes, by its size on disk (a
+    compressed file's is a lower bound of its text's)."""
+    try:
+        return os.path.getsize(name) > size
+    except OSError:
+        return False  # reported by the reading
 
 
 def read_conll_text(
@@ -149,23 +159,32 @@ def _read(
     syntax: bool,
     head_column: int | None,
     arrays: bool = True,
+    large: bool = False,
 ) -> Corpus:
     """Read by arrays (``conll_arrays``) when the file is large enough to load
     numpy for, and line by line when it is small or when the arrays hand it back
     (an error or a warning to report, or a layout they leave alone); the syntax
     likewise, by the arrays when they can, else by its own pass. ``blocks(arrays)``
-    gives the file in blocks of whole lines, sized for the arrays or not."""
+    gives the file in blocks of whole lines, sized for the arrays or not;
+    ``large`` says that the file is known to be over ``_PLAIN_BYTES``."""
     rest: Iterator[bytes] | None = None
     if arrays:
         first = blocks(True)
-        head = next(first, b"")
-        second = next(first, None)
-        if second is None and len(head) <= _PLAIN_BYTES:
+        if large:
+            # Not read ahead to find the size, so that each block is freed once
+            # read and its memory serves the next one's arrays (fewer page faults).
+            head, second = None, None
+        else:
+            head = next(first, b"")
+            second = next(first, None)
+        if head is not None and second is None and len(head) <= _PLAIN_BYTES:
             rest = iter((head,))  # a small file, already read: line by line
         else:
             from .conll_arrays import read_by_arrays
 
-            rest = chain((head,), first) if second is None else chain((head, second), first)
+            ahead = [] if head is None else [head] if second is None else [head, second]
+            del head, second  # kept by the list only until the chain reads past them
+            rest = chain(ahead, first)
             found = read_by_arrays(rest, source, syntax=syntax and head_column is None)
             if found is not None:
                 corpus, columns = found
@@ -569,25 +588,21 @@ def iter_blocks(
     bytes): of about ``start_size`` bytes until ``start_bytes`` are read, then of
     about ``size``."""
     with open_binary(path) as handle:
-        rest = b""
         done = 0
         while True:
             try:
-                chunk = handle.read(start_size if start_size and done < start_bytes else size)
-                done += len(chunk)
+                block = handle.read(start_size if start_size and done < start_bytes else size)
+                if block and not block.endswith(b"\n"):
+                    # Completed to the end of its last line: one copy of the block,
+                    # where keeping the rest for the next one costs two.
+                    block += handle.readline()
+                done += len(block)
             except (OSError, EOFError, zlib.error) as exc:
                 raise InputError(f"cannot read file ({exc})", path=path) from None
-            if not chunk:
+            if not block:
                 break
-            chunk = rest + chunk
-            cut = chunk.rfind(b"\n")
-            if cut < 0:
-                rest = chunk
-                continue
-            rest = chunk[cut + 1 :]
-            yield chunk[: cut + 1]
-        if rest:
-            yield rest
+            yield block
+            del block  # its memory serves the next block's arrays
 
 
 def _read_blocks(blocks: Iterator[bytes], source: str) -> Corpus:

@@ -208,6 +208,8 @@ class _Reader:
                         opened.columns.clear()
             offset += lines.count
             tokens += int(before[-1])
+            # Freed before the next block is read, whose arrays then reuse this memory.
+            del block, lines, before
         if doc is not None or not starts:
             raise _Unhandled  # no '#end document' (a warning), or no document (an error)
 
