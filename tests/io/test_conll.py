@@ -212,6 +212,10 @@ def _error(text: str | bytes, tmp_path: Path) -> str:
         (b"\xff\xfe#\x00b\x00", "FILE:1: file is UTF-16 (byte-order mark found)"),
         (conll(("d", ["(1)"])).encode() + b"caf\xe9\n", "FILE:4: not valid UTF-8 (byte 0xe9)"),
         (b"#begin document d\n\x00\x01\x02\n", "FILE:2: binary data (NUL byte)"),
+        # The first problem in the file is named, wherever the blocks were cut.
+        (b"#begin document d\ncaf\xe9\n\x00\n", "FILE:2: not valid UTF-8 (byte 0xe9)"),
+        (b"#begin document d\n\x00\ncaf\xe9\n", "FILE:2: binary data (NUL byte)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "FILE:1: not valid UTF-8 (byte 0x89)"),
     ],
 )
 def test_malformed_input_gives_one_line_error(

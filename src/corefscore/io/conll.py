@@ -726,20 +726,25 @@ def checked_start(blocks: Iterable[bytes], source: str) -> Iterator[bytes]:
 
 
 def _validate_text(block: bytes, source: str, offset: int) -> None:
-    if b"\x00" in block:
-        line = offset + block[: block.index(b"\x00")].count(b"\n") + 1
+    """Refuse a NUL byte or bytes that are not UTF-8, whichever comes first in the
+    block, so that the message does not depend on where the blocks were cut."""
+    nul = block.find(b"\x00")
+    bad = -1
+    if not block.isascii():  # ASCII is valid UTF-8, and far cheaper to check than decoding
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = exc.start
+    if nul >= 0 and (bad < 0 or nul < bad):
+        line = offset + block.count(b"\n", 0, nul) + 1
         raise InputError("binary data (NUL byte); not a text file", path=source, line=line)
-    if block.isascii():
-        return  # valid UTF-8, and far cheaper to check than decoding
-    try:
-        block.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = offset + block[: exc.start].count(b"\n") + 1
+    if bad >= 0:
+        line = offset + block.count(b"\n", 0, bad) + 1
         raise InputError(
-            f"not valid UTF-8 (byte 0x{block[exc.start]:02x}); convert the file to UTF-8",
+            f"not valid UTF-8 (byte 0x{block[bad]:02x}); convert the file to UTF-8",
             path=source,
             line=line,
-        ) from None
+        )
 
 
 def _outside_document(source: str, lineno: int, after_document: bool) -> None:
