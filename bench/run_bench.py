@@ -366,7 +366,7 @@ def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     opt = ap.add_argument
     opt("--corpora", type=parse_corpora, help="subset (default: a,b,c,d; a,b,c with --variants)")
-    opt("--repeat", type=int, help="runs per corpus (default 5; 3 for d_10x)")
+    opt("--repeat", type=int, help="runs per corpus (default 5)")
     opt("--scaling", action="store_true", help="also time s_single_doc_*, fit the exponent")
     opt("--markdown", action="store_true", help="print the table as Markdown")
     opt("--variants", action="store_true", help="time metric variants, matchings and regimes")
@@ -397,7 +397,7 @@ def main() -> None:
     series: dict[str, Series] = {}
     for name in dict.fromkeys(args.corpora + (SCALING if args.scaling else [])):
         prefix = ensure_corpus(name, generator)
-        repeat = args.repeat or (3 if name == "d_10x" else 5)
+        repeat = args.repeat or 5
         cmd = [args.python, "-m", "corefscore", "score", f"{prefix}.key"]
         cmd += [f"{prefix}.response", "--format", "json"]
         series[name] = Series(cmd, repeat, key_mentions(prefix))

@@ -380,16 +380,14 @@ def build_rows(args: argparse.Namespace, peers: Peers) -> list[Row]:
     for name in args.corpora:
         prefix = corpus(args, name, generator)
         key, resp = Path(f"{prefix}.key"), Path(f"{prefix}.response")
-        repeat = max(1, min(args.repeat, 3)) if name == "d_10x" else args.repeat
-        add_reading_rows(rows, "reading", name, key, resp, repeat, mentions_of(prefix), py)
+        add_reading_rows(rows, "reading", name, key, resp, args.repeat, mentions_of(prefix), py)
     if args.scaling:
         for n in SINGLE_SIZES:
             name = f"s_single_doc_{n}"
             gen_args = GEN_ARGS.get(name, [*ONE_DOC, str(n * 167000 // 20000)])
             prefix = corpus(args, name, generator, gen_args)
             key, resp = Path(f"{prefix}.key"), Path(f"{prefix}.response")
-            repeat = args.repeat if n <= 64000 else max(1, min(args.repeat, 3))
-            add_reading_rows(rows, "scaling", name, key, resp, repeat, mentions_of(prefix), py)
+            add_reading_rows(rows, "scaling", name, key, resp, args.repeat, mentions_of(prefix), py)
             if n > args.peer_scaling_max or args.skip_peers:
                 continue
             nosent = make_nosent(prefix)
@@ -408,7 +406,7 @@ def build_rows(args: argparse.Namespace, peers: Peers) -> list[Row]:
                 gen = BENCH / "gen_pathological.py"
                 prefix = corpus(args, name, gen, ["--shape", shape, "--mentions", str(n)])
                 key, resp = Path(f"{prefix}.key"), Path(f"{prefix}.response")
-                add_reading_rows(rows, "pathological", name, key, resp, 3, n, py)
+                add_reading_rows(rows, "pathological", name, key, resp, args.repeat, n, py)
     return rows
 
 
@@ -845,7 +843,7 @@ def parse_args() -> argparse.Namespace:
     opt("--python", default=sys.executable, help="interpreter that runs corefscore")
     opt("--corpora", default="a,b,c,d", help="subset of a,b,c,d (default: all)")
     opt("--perl-corpora", default="a,b", help="corpora for the Perl scorer (c needs ~100 GB)")
-    opt("--repeat", type=int, default=5, help="runs per corefscore row (3 for the largest)")
+    opt("--repeat", type=int, default=5, help="runs per corefscore row, every size (default 5)")
     opt("--peer-repeat", type=int, default=5, help="runs per peer row (default 5)")
     opt(
         "--slow-after",
