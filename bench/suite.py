@@ -369,8 +369,6 @@ def build_rows(args: argparse.Namespace, peers: Peers) -> list[Row]:
         mentions = mentions_of(prefix)
         for tool in METRICS:
             repeat = args.repeat if tool == "corefscore" else args.peer_repeat
-            if tool == "corefscore" and name == "d_10x":
-                repeat = max(1, min(repeat, 3))
             row = Row("peers", name, tool, tool_steps(peers, tool, key, resp), repeat, mentions)
             if tool in peers.missing:
                 row.status = peers.missing[tool]
