@@ -7,6 +7,8 @@ from itertools import accumulate
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corefscore.errors import InputError
 from corefscore.io import read_conll, read_conll_text
@@ -162,6 +164,40 @@ def test_iter_blocks_gives_whole_lines_smaller_at_the_start(tmp_path: Path, comp
     assert all(4096 <= size < 4096 + 50 for size in sizes[small:-1])
     assert 0 < sizes[-1] < 4096 + 50
     assert list(iter_blocks(str(path), 1 << 20)) == [data]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=40),
+    last_newline=st.booleans(),
+    crlf=st.booleans(),
+    size=st.integers(1, 64),
+    start=st.integers(0, 16),
+    compress=st.booleans(),
+)
+def test_iter_blocks_cuts_only_at_line_ends(
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[bytes],
+    last_newline: bool,
+    crlf: bool,
+    size: int,
+    start: int,
+    compress: bool,
+) -> None:
+    """Whatever the sizes asked for, the blocks are the file's bytes in order, each
+    ending a line (the last one may end the file without a newline), none empty."""
+    end = b"\r\n" if crlf else b"\n"
+    data = end.join(lines) + (end if lines and last_newline else b"")
+    path = tmp_path_factory.mktemp("blocks") / "f.conll"
+    path.write_bytes(gzip.compress(data) if compress else data)
+    blocks = list(iter_blocks(str(path), size, start_size=start, start_bytes=4 * start))
+    assert b"".join(blocks) == data
+    assert all(blocks)
+    assert all(block.endswith(b"\n") for block in blocks[:-1])
+    # A block holds what was asked for, completed to its line's end: never a
+    # whole line more than needed.
+    for block in blocks[:-1]:
+        assert b"\n" not in block[:-1][max(size, start) :]
 
 
 def _error(text: str | bytes, tmp_path: Path) -> str:
