@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
-from itertools import accumulate, chain, pairwise
+from itertools import accumulate, chain, islice, pairwise
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import InputError, shown
@@ -170,20 +170,15 @@ def _read(
     rest: Iterator[bytes] | None = None
     if arrays:
         first = blocks(True)
-        if large:
-            # Not read ahead to find the size, so that each block is freed once
-            # read and its memory serves the next one's arrays (fewer page faults).
-            head, second = None, None
-        else:
-            head = next(first, b"")
-            second = next(first, None)
-        if head is not None and second is None and len(head) <= _PLAIN_BYTES:
-            rest = iter((head,))  # a small file, already read: line by line
+        # A file not known to be large is read two blocks ahead to learn whether
+        # it is small; a large one is not, so that each block can be freed once
+        # read and its memory serve the next one's arrays (fewer page faults).
+        ahead = [] if large else list(islice(first, 2))
+        if not large and len(ahead) < 2 and sum(map(len, ahead)) <= _PLAIN_BYTES:
+            rest = iter(ahead)  # a small file, already read: line by line
         else:
             from .conll_arrays import read_by_arrays
 
-            ahead = [] if head is None else [head] if second is None else [head, second]
-            del head, second  # kept by the list only until the chain reads past them
             rest = chain(ahead, first)
             found = read_by_arrays(rest, source, syntax=syntax and head_column is None)
             if found is not None:
