@@ -163,3 +163,26 @@ def test_readme_links_resolve() -> None:
 def test_ci_builds_the_site_strictly() -> None:
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(r"^python -m mkdocs build --strict\b", ci, re.MULTILINE)
+
+
+def test_the_api_pages_show_records_as_dataclasses() -> None:
+    # docs/griffe_records.py gives griffe (which reads the source, not the
+    # objects) what it gives a dataclass: the label and the fields as __init__.
+    griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra")
+    import dataclasses
+
+    from .test_record import corefscore_records
+
+    spec = importlib.util.spec_from_file_location("griffe_records", DOCS / "griffe_records.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    extensions = griffe.load_extensions(module.RecordsExtension())
+    package = griffe.load("corefscore", search_paths=[REPO / "src"], extensions=extensions)
+    records = corefscore_records()
+    assert records
+    for cls in records:
+        shown = package[cls.__module__.removeprefix("corefscore.") + "." + cls.__qualname__]
+        assert "dataclass" in shown.labels, cls
+        parameters = [p.name for p in shown.members["__init__"].parameters][1:]
+        assert parameters == [f.name for f in dataclasses.fields(cls) if f.init], cls

@@ -17,11 +17,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._lazy import lazy_attributes
+from ._record import record
 from .model import Document, Span, first_appearance_codes
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ __getattr__ = lazy_attributes(
 )
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ContingencyTable:
     """Sparse key×response overlap counts of one document, plus entity sizes.
 

@@ -19,9 +19,9 @@ computed the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
+from ._record import field, record, replace
 from .errors import UsageError, option
 from .metrics import Metric, MetricSpec, resolve
 from .regimes import EvaluationSetup
@@ -48,7 +48,7 @@ COREFUD_DUPLICATES = "corefud"
 ZERO_METHODS = ("dependent", "linear")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scope:
     """Which partition is scored: each document's (the default) or one of the corpus.
 
@@ -134,7 +134,7 @@ def _default_metrics() -> tuple[Metric, ...]:
     return resolve(None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evaluation:
     """Metrics, duplicates policy, regime (matching included) and scope of one evaluation.
 

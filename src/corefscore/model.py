@@ -10,10 +10,10 @@ point sums, and which copy of a repeated mention it keeps, depend on it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._lazy import lazy_attributes
+from ._record import field, record, replace
 from .errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ T = TypeVar("T")
 __getattr__ = lazy_attributes(globals(), {"Entity": "._entity"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Syntax:
     """Token-level columns of one document, when the reader was asked for them.
 
@@ -78,7 +78,7 @@ class Syntax:
     token_lines: tuple[int, ...] | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Document:
     """One document: entities of mention spans, with where each came from.
 
@@ -232,7 +232,7 @@ class Document:
         return replace(self, entities=entities)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Corpus:
     """Documents in file order, keyed by document id."""
 
@@ -253,7 +253,7 @@ class Corpus:
         return self.documents[doc_id]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class MentionTable:
     """One side of a corpus as parallel int64 arrays, one row per mention, in reading order.
 

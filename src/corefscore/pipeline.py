@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import engines
+from ._record import replace
 from .contingency import empty_document, forget_span_codes
 from .duplicates import prepare_pair
 from .errors import InputError, option

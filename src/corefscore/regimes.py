@@ -23,16 +23,16 @@ The steps run in this order, for each document, after the duplicates policy:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
 
+from ._record import record, replace
 from .errors import UsageError
 from .model import Document, Span
 
 SINGLETON_POLICIES = ("keep", "drop")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EvaluationSetup:
     """Everything besides the metrics and duplicates policy that changes a number."""
 

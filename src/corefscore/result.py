@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._record import field, record
 from ._version import __version__
 from .metrics import CONLL_PARTS, MetricScore
 
@@ -24,7 +24,7 @@ def conll_score(metrics: Mapping[str, MetricScore]) -> float | None:
     return sum(metrics[m].f1 for m in CONLL_PARTS) / len(CONLL_PARTS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentResult:
     """The scores of one document."""
 
@@ -40,7 +40,7 @@ class DocumentResult:
         return _metrics_dict(self.metrics, self.conll)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScoreResult:
     """Corpus-level scores (micro-averaged over key documents).
 

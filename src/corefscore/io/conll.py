@@ -20,11 +20,11 @@ import re
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate, chain, islice, pairwise
 from typing import TYPE_CHECKING, Protocol
 
+from .._record import replace
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
 from .files import first_sight, open_binary, opening_block

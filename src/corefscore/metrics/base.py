@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from .._record import asdict, field, record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +40,7 @@ def f_measure(recall: float, precision: float) -> float:
     return 2 * precision * recall / (precision + recall) if recall + precision else 0.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MetricScore:
     """Recall, precision and F1 of one metric, with the counts they come from.
 
@@ -76,7 +77,7 @@ class MetricScore:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BlancScore(MetricScore):
     """BLANC: the combined score plus its coreference and non-coreference parts.
 
@@ -144,7 +145,7 @@ class PerDocument:
         return f"PerDocument({getattr(self.segment_statistics, '__qualname__', '?')})"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Metric:
     """A metric: a pure function from one document's table to additive statistics.
 

@@ -24,11 +24,11 @@ to the letter (see docs/metrics.md):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from operator import mul
 from typing import TYPE_CHECKING
 
+from .._record import replace
 from ..contingency import ContingencyTable, ListTable, choose2, segment_totals
 from ..errors import InputError, UsageError
 from .base import BlancScore, Metric, MetricScore, PerDocument, f_measure

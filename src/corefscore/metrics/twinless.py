@@ -26,9 +26,9 @@ tables (CEAF); no mention pair is enumerated.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .._record import replace
 from ..contingency import ContingencyTable
 from .base import Metric
 from .ceaf import Similarity, align, phi3, phi4

@@ -1,0 +1,575 @@
+"""Dataclasses for the types on the command line's start-up path, without ``dataclasses``.
+
+``import dataclasses`` imports ``inspect`` (about 9 ms of CPU), and
+``@dataclasses.dataclass`` compiles each generated method with ``exec`` (about
+1 ms a class on Python 3.11). The thirteen classes that ``corefscore score``
+needs cost more than the rest of its start-up together, and issue 17 asks for that
+start-up within 1.5x ``import corefscore``. :func:`record` builds the same
+methods from closures instead, with the standard library's semantics for the
+options corefscore uses (``frozen``, ``eq``, ``slots``, ``field(default=...,
+default_factory=..., compare=..., repr=..., hash=..., init=...)``, inheritance and
+``__post_init__``).
+
+A record is a dataclass to its users: ``__dataclass_fields__`` and
+``__dataclass_params__`` are built on first access, by applying the real
+``dataclasses.dataclass`` to a twin of the class, so ``dataclasses.is_dataclass``,
+``fields``, ``asdict``, ``astuple`` and ``replace`` work and see the standard
+``Field`` objects. Assigning to a frozen record raises
+``dataclasses.FrozenInstanceError``. ``tests/test_record.py`` checks every record
+against its twin, and ``docs/griffe_records.py`` shows records in the API pages as
+griffe shows dataclasses. Types made only on other paths (the analyses, the
+other formats and engines) stay ``dataclasses.dataclass``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+_T = TypeVar("_T")
+_C = TypeVar("_C", bound=type)
+_F = TypeVar("_F")
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+    # Only type checkers read it; typing has it from Python 3.11 on.
+    def dataclass_transform(**_: Any) -> Callable[[_F], _F]:
+        return lambda function: function
+
+
+__all__ = ["asdict", "field", "record", "replace"]
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+_MISSING: Any = _Missing()
+
+
+class _FieldSpec:
+    """What ``field(...)`` said about one field, until :func:`record` reads it."""
+
+    __slots__ = ("compare", "default", "default_factory", "hash", "init", "repr")
+
+    def __init__(
+        self,
+        default: Any,
+        default_factory: Any,
+        init: bool,
+        repr: bool,
+        hash: bool | None,
+        compare: bool,
+    ) -> None:
+        if default is not _MISSING and default_factory is not _MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.hash = hash
+        self.compare = compare
+
+
+@overload
+def field(
+    *,
+    default: _T,
+    init: bool = ...,
+    repr: bool = ...,
+    hash: bool | None = ...,
+    compare: bool = ...,
+) -> _T: ...
+@overload
+def field(
+    *,
+    default_factory: Callable[[], _T],
+    init: bool = ...,
+    repr: bool = ...,
+    hash: bool | None = ...,
+    compare: bool = ...,
+) -> _T: ...
+@overload
+def field(
+    *,
+    init: bool = ...,
+    repr: bool = ...,
+    hash: bool | None = ...,
+    compare: bool = ...,
+) -> Any: ...
+def field(
+    *,
+    default: Any = _MISSING,
+    default_factory: Any = _MISSING,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+) -> Any:
+    """``dataclasses.field`` for a :func:`record` (the same keywords, without metadata)."""
+    return _FieldSpec(default, default_factory, init, repr, hash, compare)
+
+
+class _Field:
+    __slots__ = ("annotation", "name", "spec")
+
+    def __init__(self, name: str, spec: _FieldSpec, annotation: Any) -> None:
+        self.name = name
+        self.spec = spec
+        self.annotation = annotation
+
+
+def _is_classvar(annotation: Any, cls: type) -> bool:
+    """Whether ``annotation`` is ``ClassVar``, by the standard library's rule for strings:
+    its head must name ``typing.ClassVar`` in the class's module."""
+    typing = sys.modules["typing"]
+    if not isinstance(annotation, str):
+        return annotation is typing.ClassVar or (
+            getattr(annotation, "__origin__", None) is typing.ClassVar
+        )
+    module = sys.modules.get(cls.__module__)
+    namespace = vars(module) if module is not None else {}
+    head = annotation.split("[", 1)[0].strip()
+    prefix, _, name = head.rpartition(".")
+    if prefix:
+        return name == "ClassVar" and namespace.get(prefix) is typing
+    return namespace.get(head) is typing.ClassVar
+
+
+@dataclass_transform(field_specifiers=(field,))
+def record(*, frozen: bool = False, eq: bool = True, slots: bool = False) -> Callable[[_C], _C]:
+    """``dataclasses.dataclass(frozen=..., eq=..., slots=...)``; see the module."""
+
+    def wrap(cls: _C) -> _C:
+        return _process(cls, frozen=frozen, eq=eq, slots=slots)  # type: ignore[return-value]
+
+    return wrap
+
+
+def _process(cls: type, *, frozen: bool, eq: bool, slots: bool) -> type:
+    fields: dict[str, _Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        inherited = base.__dict__.get("__record_fields__")
+        if inherited is not None:
+            fields.update(inherited)
+            if base.__dict__["__record_params__"]["frozen"] != frozen:
+                raise TypeError(
+                    "cannot inherit frozen dataclass from a non-frozen one"
+                    if frozen
+                    else "cannot inherit non-frozen dataclass from a frozen one"
+                )
+    # inspect.get_annotations would import inspect, which this module exists to avoid.
+    own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
+    for name, annotation in own.items():
+        if _is_classvar(annotation, cls):
+            continue
+        value = cls.__dict__.get(name, _MISSING)
+        if isinstance(value, _FieldSpec):
+            spec = value
+            if spec.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, spec.default)
+        else:
+            spec = _FieldSpec(value, _MISSING, True, True, None, True)
+        if spec.default is not _MISSING and type(spec.default).__hash__ is None:
+            raise ValueError(
+                f"mutable default {type(spec.default)} for field {name} is not allowed: "
+                "use default_factory"
+            )
+        fields[name] = _Field(name, spec, annotation)
+
+    init_fields = [f for f in fields.values() if f.spec.init]
+    seen_default = False
+    for f in init_fields:
+        has_default = f.spec.default is not _MISSING or f.spec.default_factory is not _MISSING
+        if seen_default and not has_default:
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+        seen_default = seen_default or has_default
+
+    if slots:
+        cls = _with_slots(cls, fields)
+
+    body: dict[str, Any] = {
+        "__record_fields__": fields,
+        "__record_params__": {"frozen": frozen, "eq": eq, "slots": slots},
+        "__dataclass_fields__": _LazyDataclass("__dataclass_fields__"),
+        "__dataclass_params__": _LazyDataclass("__dataclass_params__"),
+        "__match_args__": tuple(f.name for f in init_fields),
+        "__init__": _make_init(cls, fields, init_fields, frozen, slots),
+    }
+    if "__repr__" not in cls.__dict__:
+        body["__repr__"] = _make_repr([f.name for f in fields.values() if f.spec.repr])
+    compared = [f.name for f in fields.values() if f.spec.compare]
+    if eq and "__eq__" not in cls.__dict__:
+        body["__eq__"] = _make_eq(compared)
+    explicit_hash = "__hash__" in cls.__dict__ and not (
+        cls.__dict__["__hash__"] is None and "__eq__" in cls.__dict__
+    )
+    if eq and frozen and not explicit_hash:
+        hashed = [
+            f.name
+            for f in fields.values()
+            if (f.spec.compare if f.spec.hash is None else f.spec.hash)
+        ]
+        body["__hash__"] = _make_hash(hashed)
+    elif eq and not frozen and not explicit_hash:
+        body["__hash__"] = None
+    if frozen:
+        body["__setattr__"], body["__delattr__"] = _make_frozen(cls, fields)
+        if slots:
+            body["__getstate__"], body["__setstate__"] = _make_state(fields)
+    for name, value in body.items():
+        setattr(cls, name, value)
+    if cls.__doc__ is None:
+        cls.__doc__ = f"{cls.__name__}({', '.join(f.name for f in init_fields)})"
+    return cls
+
+
+def _with_slots(cls: type, fields: dict[str, _Field]) -> type:
+    """A new class with ``__slots__`` for the fields that no base has slots for, as
+    ``dataclass(slots=True)`` makes."""
+    namespace = dict(cls.__dict__)
+    inherited = {slot for base in cls.__mro__[1:-1] for slot in base.__dict__.get("__slots__", ())}
+    namespace["__slots__"] = tuple(name for name in fields if name not in inherited)
+    for name in fields:
+        namespace.pop(name, None)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    qualname = getattr(cls, "__qualname__", None)
+    new = type(cls)(cls.__name__, cls.__bases__, namespace)
+    if qualname is not None:
+        new.__qualname__ = qualname
+    return new
+
+
+def _make_init(
+    cls: type,
+    fields: dict[str, _Field],
+    init_fields: list[_Field],
+    frozen: bool,
+    slots: bool,
+) -> Callable[..., None]:
+    names = tuple(f.name for f in init_fields)
+    count = len(names)
+    position = {name: i for i, name in enumerate(names)}
+    defaults = [f.spec.default for f in init_fields]
+    factories = [f.spec.default_factory for f in init_fields]
+    # Fields with init=False still get their default (or factory) in __init__.
+    extra = [
+        (f.name, f.spec.default, f.spec.default_factory)
+        for f in fields.values()
+        if not f.spec.init
+        and (f.spec.default is not _MISSING or f.spec.default_factory is not _MISSING)
+    ]
+    post_init = hasattr(cls, "__post_init__")
+    qualname = f"{cls.__qualname__}.__init__"
+    set_attribute = object.__setattr__
+
+    # What fills each position that the call leaves out, in field order.
+    fills = [(i, names[i], defaults[i], factories[i]) for i in range(count)]
+
+    def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        given = len(args)
+        if given > count:
+            raise TypeError(
+                f"{qualname}() takes {count + 1} positional arguments but {given + 1} were given"
+            )
+        values = [*args]
+        take = kwargs.pop  # the call's own dict: what is left over is an error
+        missing = []
+        for _, name, default, factory in fills[given:]:
+            value = take(name, _MISSING)
+            if value is _MISSING:
+                if default is not _MISSING:
+                    value = default
+                elif factory is not _MISSING:
+                    value = factory()
+                else:
+                    missing.append(repr(name))
+            values.append(value)
+        for name in kwargs:
+            i = position.get(name)
+            if i is None:
+                raise TypeError(f"{qualname}() got an unexpected keyword argument {name!r}")
+            raise TypeError(f"{qualname}() got multiple values for argument {name!r}")
+        if missing:
+            listed = (
+                missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + f" and {missing[-1]}"
+            )
+            raise TypeError(
+                f"{qualname}() missing {len(missing)} required positional "
+                f"argument{'s' if len(missing) > 1 else ''}: {listed}"
+            )
+        return values
+
+    plain_defaults = {f.name: f.spec.default for f in init_fields if f.spec.default is not _MISSING}
+    factory_fields = [
+        (f.name, f.spec.default_factory)
+        for f in init_fields
+        if f.spec.default_factory is not _MISSING
+    ]
+    by_name = _getter(list(names), itemgetter)
+    # tails[k]: what fills the fields after the first k when a call gives only k
+    # positional arguments: their defaults, and the positions whose factory to call
+    # (None where a field there is required, for bind() to explain).
+    tails: list[tuple[tuple[Any, ...], list[tuple[int, Any]]] | None] = []
+    for k in range(count + 1):
+        if any(d is _MISSING and f is _MISSING for d, f in zip(defaults[k:], factories[k:])):
+            tails.append(None)
+            continue
+        made = [(i, factories[i]) for i in range(k, count) if factories[i] is not _MISSING]
+        tails.append((tuple(defaults[k:]), made))
+
+    def values_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Sequence[Any]:
+        # The common calls (all positional; keywords, with defaults left out) take
+        # a few C calls; bind() is the general case, and the one that explains errors.
+        if args:
+            if not kwargs:
+                given = len(args)
+                if given == count:
+                    return args
+                tail = tails[given] if given < count else None
+                if tail is not None:
+                    plain, made = tail
+                    if not made:
+                        return args + plain
+                    values = [*args, *plain]
+                    for i, factory in made:
+                        values[i] = factory()
+                    return values
+            return bind(args, kwargs)
+        if len(kwargs) != count:
+            kwargs = {**plain_defaults, **kwargs}
+            for name, factory in factory_fields:
+                if name not in kwargs:
+                    kwargs[name] = factory()
+        if len(kwargs) == count:
+            try:
+                return by_name(kwargs)
+            except KeyError:
+                pass
+        return bind((), kwargs)
+
+    if slots and frozen:
+        # Each slot's own descriptor writes it, past the frozen __setattr__, as
+        # object.__setattr__ would, without looking the name up.
+        slot_setters = [_slot(cls, name).__set__ for name in names]
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            for set_slot, value in zip(slot_setters, values_of(args, kwargs)):
+                set_slot(self, value)
+            for name, default, factory in extra:
+                set_attribute(self, name, default if factory is _MISSING else factory())
+            if post_init:
+                self.__post_init__()
+
+    elif not frozen:
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            for name, value in zip(names, values_of(args, kwargs)):
+                setattr(self, name, value)
+            for name, default, factory in extra:
+                setattr(self, name, default if factory is _MISSING else factory())
+            if post_init:
+                self.__post_init__()
+
+    else:
+        # A frozen record without slots keeps its fields in __dict__, where
+        # object.__setattr__ would put them: one update instead of a call a field.
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs and tuple(kwargs) == names:  # every field by keyword, in order
+                self.__dict__.update(kwargs)
+            else:
+                self.__dict__.update(zip(names, values_of(args, kwargs)))
+            for name, default, factory in extra:
+                set_attribute(self, name, default if factory is _MISSING else factory())
+            if post_init:
+                self.__post_init__()
+
+    __init__.__qualname__ = qualname
+    return __init__
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of slot ``name`` in ``cls`` or the base that declares it."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__.get("__slots__", ()):
+            return klass.__dict__[name]
+    raise TypeError(f"{cls.__qualname__} has no slot {name!r}")
+
+
+def _make_repr(names: list[str]) -> Callable[[Any], str]:
+    running: set[int] = set()
+
+    def __repr__(self: Any) -> str:
+        key = id(self)
+        if key in running:
+            return "..."
+        running.add(key)
+        try:
+            inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        finally:
+            running.discard(key)
+        return f"{type(self).__qualname__}({inner})"
+
+    return __repr__
+
+
+def _getter(
+    names: list[str], make: Callable[..., Callable[[Any], Any]] = attrgetter
+) -> Callable[[Any], tuple[Any, ...]]:
+    """``make(*names)`` (``attrgetter`` or ``itemgetter``), always returning a tuple."""
+    if not names:
+        return lambda _: ()
+    if len(names) == 1:
+        one = make(names[0])
+        return lambda obj: (one(obj),)
+    return make(*names)
+
+
+def _make_eq(names: list[str]) -> Callable[[Any, Any], Any]:
+    values = _getter(names)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _make_hash(names: list[str]) -> Callable[[Any], int]:
+    values = _getter(names)
+
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
+
+
+def _frozen_error(action: str, name: str) -> Exception:
+    from dataclasses import FrozenInstanceError
+
+    return FrozenInstanceError(f"cannot {action} field {name!r}")
+
+
+def _make_frozen(
+    owner: type, fields: dict[str, _Field]
+) -> tuple[Callable[[Any, str, Any], None], Callable[[Any, str], None]]:
+    names = frozenset(fields)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if self.__class__ is owner or name in names:
+            raise _frozen_error("assign to", name)
+        # mypy misreads super() in a function defined outside its class.
+        super(owner, self).__setattr__(name, value)  # type: ignore[arg-type]
+
+    def __delattr__(self: Any, name: str) -> None:
+        if self.__class__ is owner or name in names:
+            raise _frozen_error("delete", name)
+        super(owner, self).__delattr__(name)  # type: ignore[arg-type]
+
+    return __setattr__, __delattr__
+
+
+def _make_state(
+    fields: dict[str, _Field],
+) -> tuple[Callable[[Any], list[Any]], Callable[[Any, list[Any]], None]]:
+    names = tuple(fields)
+
+    def __getstate__(self: Any) -> list[Any]:
+        return [getattr(self, name) for name in names]
+
+    def __setstate__(self: Any, state: list[Any]) -> None:
+        for name, value in zip(names, state):
+            object.__setattr__(self, name, value)
+
+    return __getstate__, __setstate__
+
+
+class _LazyDataclass:
+    """``__dataclass_fields__`` or ``__dataclass_params__`` of a record, made on first
+    access from a twin that the real ``dataclasses.dataclass`` processes."""
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        # The record that defines this descriptor, also when reached from a subclass.
+        defining = next(c for c in owner.__mro__ if "__record_fields__" in c.__dict__)
+        twin = dataclass_twin(defining)
+        for attribute in ("__dataclass_fields__", "__dataclass_params__"):
+            type.__setattr__(defining, attribute, getattr(twin, attribute))
+        return getattr(twin, self.attribute)
+
+
+_TWINS: dict[type, type] = {}
+
+
+def dataclass_twin(cls: type) -> type:
+    """The class that ``dataclasses.dataclass`` makes from the record ``cls``'s definition
+    (its fields, defaults and options, its record bases as twins)."""
+    twin = _TWINS.get(cls)
+    if twin is not None:
+        return twin
+    import dataclasses
+
+    base_twins = [dataclass_twin(b) for b in cls.__bases__ if "__record_fields__" in b.__dict__]
+    annotated = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
+    own = {name: f for name, f in cls.__dict__["__record_fields__"].items() if name in annotated}
+    namespace: dict[str, Any] = {
+        "__module__": cls.__module__,
+        "__qualname__": cls.__qualname__,
+        "__annotations__": {name: f.annotation for name, f in own.items()},
+    }
+    for name, f in own.items():
+        spec = f.spec
+        namespace[name] = dataclasses.field(
+            default=spec.default if spec.default is not _MISSING else dataclasses.MISSING,
+            default_factory=(
+                spec.default_factory
+                if spec.default_factory is not _MISSING
+                else dataclasses.MISSING
+            ),
+            init=spec.init,
+            repr=spec.repr,
+            hash=spec.hash,
+            compare=spec.compare,
+        )
+    params = cls.__dict__["__record_params__"]
+    twin = dataclasses.dataclass(
+        type(cls.__name__, tuple(base_twins) or (object,), namespace),
+        frozen=params["frozen"],
+        eq=params["eq"],
+        slots=params["slots"],
+    )
+    _TWINS[cls] = twin
+    return twin
+
+
+def replace(obj: _T, /, **changes: Any) -> _T:
+    """``dataclasses.replace`` for a record, without importing ``dataclasses``."""
+    for f in type(obj).__record_fields__.values():  # type: ignore[attr-defined]
+        if not f.spec.init:
+            if f.name in changes:
+                raise ValueError(
+                    f"field {f.name} is declared with init=False, it cannot be "
+                    "specified with replace()"
+                )
+        elif f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return type(obj)(**changes)
+
+
+def asdict(obj: Any) -> dict[str, Any]:
+    """``dataclasses.asdict``, imported when first called."""
+    import dataclasses
+
+    return dataclasses.asdict(obj)
