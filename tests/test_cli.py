@@ -573,7 +573,7 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     assert "corefscore.cli.score" in loaded
     never = {"numpy", "json", "gzip", "shutil", "bz2", "lzma", "threading"}
     # Its types are records (corefscore._record): dataclasses without their import.
-    never |= {"dataclasses", "inspect"}
+    never |= {"dataclasses", "inspect", "numbers"}
     never |= {"corefscore.report.perl", "corefscore.stats", "corefscore.analysis"}
     # The metric families beyond the reference scorer's, imported by name.
     never |= {
