@@ -7,14 +7,15 @@ creating these dataclasses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ._record import record
 
 if TYPE_CHECKING:
     from .contingency import IntArray
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class IrregularSpan:
     """A span that occurs more than once on a side: the entities holding each copy."""
 
@@ -22,7 +23,7 @@ class IrregularSpan:
     response_entities: tuple[int, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Segmentation:
     """Where the entities and mentions of a table spanning several documents belong.
 

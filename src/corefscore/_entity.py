@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ._record import record
 from .model import Span  # at run time too: typing.get_type_hints resolves the fields
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entity:
     """One entity as user callables see it (custom CEAF similarity, LEA importance).
 

@@ -1,24 +1,25 @@
-"""Dataclasses for the types on the command line's start-up path, without ``dataclasses``.
+"""corefscore's dataclasses, made without ``dataclasses``.
 
 ``import dataclasses`` imports ``inspect`` (about 9 ms of CPU), and
 ``@dataclasses.dataclass`` compiles each generated method with ``exec`` (about
 1 ms a class on Python 3.11). The thirteen classes that ``corefscore score``
-needs cost more than the rest of its start-up together, and issue 17 asks for that
-start-up within 1.5x ``import corefscore``. :func:`record` builds the same
-methods from closures instead, with the standard library's semantics for the
+needs cost more than the rest of its start-up together (issue 17 asks for that
+start-up within 1.5x ``import corefscore``), and every command and analysis pays
+the same for its own. :func:`record` builds the same methods from closures
+instead (about 50 µs a class), with the standard library's semantics for the
 options corefscore uses (``frozen``, ``eq``, ``slots``, ``field(default=...,
-default_factory=..., compare=..., repr=..., hash=..., init=...)``, inheritance and
-``__post_init__``).
+default_factory=..., compare=..., repr=..., hash=..., init=...)``, inheritance,
+``ClassVar`` and ``__post_init__``). Every corefscore dataclass is a record.
 
 A record is a dataclass to its users: ``__dataclass_fields__`` and
 ``__dataclass_params__`` are built on first access, by applying the real
 ``dataclasses.dataclass`` to a twin of the class, so ``dataclasses.is_dataclass``,
 ``fields``, ``asdict``, ``astuple`` and ``replace`` work and see the standard
 ``Field`` objects. Assigning to a frozen record raises
-``dataclasses.FrozenInstanceError``. ``tests/test_record.py`` checks every record
-against its twin, and ``docs/griffe_records.py`` shows records in the API pages as
-griffe shows dataclasses. Types made only on other paths (the analyses, the
-other formats and engines) stay ``dataclasses.dataclass``.
+``dataclasses.FrozenInstanceError``. Type checkers read :func:`record` through
+``dataclass_transform``. ``tests/test_record.py`` checks every record against its
+twin, and ``docs/griffe_records.py`` shows records in the API pages as griffe
+shows dataclasses.
 """
 
 from __future__ import annotations

@@ -41,13 +41,13 @@ dependencies), corefscore scores, as ``docs/compatibility.md`` lists.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, pairwise, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._record import field, record
 from .errors import InputError, option
 from .evaluation import ZERO_METHODS
 from .metrics import Metric
@@ -311,7 +311,7 @@ def _deps_error(raw: str, words: set[float], doc: Document, line: int | None) ->
 # Preparing and aligning one document pair
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class CorefUDPair:
     """One document pair after deduplication, singletons and matching.
 

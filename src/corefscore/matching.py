@@ -32,8 +32,8 @@ import bisect
 import heapq
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from ._record import record
 from .errors import InputError, UsageError
 from .heads import HeadFinder
 from .metrics.ceaf import _maximum_assignment
@@ -51,7 +51,7 @@ _IOU_STEPS = 1024
 _Mention = tuple[Span, int, int]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Twins:
     """The twins of one key/response document pair.
 

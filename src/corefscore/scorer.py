@@ -519,8 +519,7 @@ def find_twins(
     The duplicates policy and the regime steps that come before matching
     (nested spans, singletons) are applied first, as when scoring.
     """
-    from dataclasses import replace
-
+    from ._record import replace
     from .matching import match
 
     chosen = Evaluation.of(evaluation, options)

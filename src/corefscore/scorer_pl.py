@@ -30,9 +30,9 @@ import os
 import re
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
+from ._record import record
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ Span = tuple[int, int]
 Entities = list[list[Span] | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """How the drop-in deviates from plain ``scorer.pl`` v8.01, if at all.
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ._record import field, record
 from .errors import UsageError
 from .metrics import CONLL_PARTS, REGISTRY, Metric, MetricSpec, resolve
 from .metrics.base import score_counts
@@ -59,7 +59,7 @@ DEFAULT_SEED = 0
 # --------------------------------------------------------------------------- data
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Interval:
     """A point estimate with its percentile interval ``[low, high]``."""
 
@@ -71,7 +71,7 @@ class Interval:
         return {"estimate": self.estimate, "low": self.low, "high": self.high}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MetricInterval:
     """Intervals for the recall, precision and F1 of one metric."""
 
@@ -87,7 +87,7 @@ class MetricInterval:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BootstrapResult:
     """Percentile bootstrap intervals of every metric and of the CoNLL score."""
 
@@ -117,7 +117,7 @@ class BootstrapResult:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PairTest:
     """One metric's paired test: the two F1 values, their difference, the p-value."""
 
@@ -140,7 +140,7 @@ class PairTest:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SignificanceResult:
     """A paired test of two systems, per metric and for the CoNLL score (``"conll"``)."""
 
@@ -168,7 +168,7 @@ class SignificanceResult:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PairComparison:
     """One pair of systems in a ranking; ``a`` has the higher (or equal) score."""
 
@@ -190,7 +190,7 @@ class PairComparison:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RankedSystem:
     """A system in a ranking: its score and rank (shared where differences are not significant)."""
 
@@ -202,7 +202,7 @@ class RankedSystem:
         return {"name": self.name, "score": self.score, "rank": self.rank}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ranking:
     """Systems sorted by ``metric`` (best first), with ranks shared where not significant."""
 
@@ -251,7 +251,7 @@ _TEST_NAMES = {
 # --------------------------------------------------------------------------- matrices
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Layout:
     """Which columns of the stacked statistics matrix belong to which metric."""
 

@@ -53,9 +53,9 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from .._record import field, record
 from ..duplicates import prepare_pair
 from ..errors import InputError
 from ..metrics.base import MetricScore
@@ -83,7 +83,7 @@ _PRONOUN_CLASS = {
 _WORDLIKE = re.compile(r"\w")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AnaphorCounts:
     """CorefUD anaphor-level counts of one class."""
 
@@ -103,7 +103,7 @@ class AnaphorCounts:
         )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClassScore:
     """One resolution class: its size and both scores."""
 
@@ -123,7 +123,7 @@ class ClassScore:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClassReport:
     """Resolution classes of a corpus pair (see the module docstring)."""
 

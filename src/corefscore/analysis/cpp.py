@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 from ..errors import InputError, UsageError
 from ..model import Corpus
 from .classes import CLASSES
@@ -105,7 +105,7 @@ def class_distribution(
     return distribution_of(key)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ClassTerm:
     """One class's part of a prediction."""
 
@@ -128,7 +128,7 @@ class ClassTerm:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Prediction:
     """A CPP score with the class terms it sums."""
 
@@ -226,7 +226,7 @@ def predict(
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LeaveOneOutRow:
     corpus: str
     predicted: float | None
@@ -263,7 +263,7 @@ def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     return sxy / math.sqrt(sxx * syy)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LeaveOneOutTable:
     """Predicted vs observed for each corpus (the paper's Table 6)."""
 

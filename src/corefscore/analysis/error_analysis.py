@@ -42,11 +42,11 @@ import os
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import chain, count, filterfalse, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, Literal, TypeVar
 
+from .._record import field, record
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
 
@@ -106,7 +106,7 @@ _Mention = tuple[int, int, int]
 _Cluster = frozenset[_Mention]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ErrorInstance:
     """One error: its category, the mentions it is about (document spans), and the
     mention type that stands for it (of the mention, or of the part's anchor)."""
@@ -123,7 +123,7 @@ class ErrorInstance:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ErrorCounts:
     """How many errors of each category, of each category by mention type, and how
     many raw operations (``OPERATIONS``)."""
@@ -166,7 +166,7 @@ class ErrorCounts:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentErrors:
     """The errors of one document."""
 
@@ -181,7 +181,7 @@ class DocumentErrors:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """The scores of the response with the errors up to one category corrected."""
 
@@ -194,7 +194,7 @@ class Step:
         return {"step": self.name, "f1": dict(self.f1), "conll": self.conll}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ErrorAnalysis:
     """The error analysis of a response: per document, in total, and the score
     after each correction step (``STEPS``)."""
@@ -366,14 +366,14 @@ def _trimmable(word: str, extra: str) -> bool:
     return word == extra or (len(word) == 1 and word not in _LETTERS)
 
 
-@dataclass
+@record()
 class _Split:
     part: _Cluster
     whole: _Cluster
     nowhere: bool  # a mention in no key entity, split off alone
 
 
-@dataclass
+@record()
 class _Merge:
     part: _Cluster
     whole: _Cluster

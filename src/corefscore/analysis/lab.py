@@ -17,10 +17,10 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
+from .._record import field, record
 from ..errors import UsageError
 from ..metrics import METRICS, REGISTRY, MetricSpec, resolve
 from ..metrics.base import MetricScore
@@ -35,7 +35,7 @@ PAPER_KEY_SIZES: tuple[int, ...] = (20, 10, 10, 5, 5, 5, 4) + (2,) * 10
 _DOC = "lab"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LabCase:
     """One point of an experiment's x axis: a key and a response."""
 
@@ -46,7 +46,7 @@ class LabCase:
     detail: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Experiment:
     """A controlled experiment from a founding paper."""
 
@@ -63,7 +63,7 @@ class Experiment:
         return self.build()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LabRow:
     """The scores of one response; ``None`` where a metric does not apply."""
 
@@ -73,7 +73,7 @@ class LabRow:
     scores: dict[str, MetricScore | None]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LabResult:
     """The numbers of one experiment: x value -> metric -> recall, precision, F1."""
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from .._record import field, record
 from ..duplicates import prepare_pair
 from ..metrics import CONLL_PARTS, METRICS, REGISTRY, MetricSpec, resolve
 from ..model import Corpus, Document, Span
@@ -54,7 +54,7 @@ DEFAULT_METRICS: tuple[str, ...] = METRICS
 TOLERANCE = 1e-9
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scores:
     """Recall, precision and F1 of one metric (recall/precision are ``None`` for CoNLL)."""
 
@@ -66,7 +66,7 @@ class Scores:
         return {"recall": self.recall, "precision": self.precision, "f1": self.f1}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MetricChange:
     """How one metric moved from the original response to one transformed response."""
 
@@ -95,7 +95,7 @@ class MetricChange:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variant:
     """One transformed response: what was done to it and how every metric moved."""
 
@@ -129,7 +129,7 @@ class Variant:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MentionEffectReport:
     """The paper's Table 1 for one key/response pair."""
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 
+from .._record import field, record
 from ..errors import InputError
 from ..heads import HeadFinder
 from ..model import Document, Span, Syntax
@@ -67,7 +67,7 @@ ENGLISH_STOPWORDS: frozenset[str] = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PronounLists:
     """Lower-case pronoun word lists of one language, by resolution class.
 
@@ -125,7 +125,7 @@ class PronounLists:
         return self.first_second | self.gendered_third | self.ungendered_third
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MentionType:
     """The type of one mention, decided by its ``head`` token."""
 

@@ -66,8 +66,7 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
+    from .._record import replace
     from ..io import read_corefud, read_corpus
     from ..report.stats import format_ranking
     from ..scorer import score_corpora

@@ -255,8 +255,7 @@ def _bootstrap(
     args: argparse.Namespace, options: Options, result: ScoreResult
 ) -> tuple[ScoreResult, BootstrapResult]:
     """The result, its signature stating the resampling, and the intervals."""
-    from dataclasses import replace
-
+    from .._record import replace
     from ..stats import bootstrap
 
     if args.bootstrap < 1 or not 0 < args.ci < 100:

@@ -22,12 +22,12 @@ The building blocks are public for other engines and for tests:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
 
+from .._record import replace
 from ..contingency import ContingencyTable, Segmentation
 from ..errors import InputError, UsageError, option
 from ..evaluation import Evaluation

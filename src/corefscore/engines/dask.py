@@ -28,9 +28,9 @@ import logging
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._record import record
 from ..errors import InputError, UsageError, option
 from ..evaluation import Evaluation, EvaluationOptions
 from ..model import Document, Span
@@ -73,7 +73,7 @@ def require_dask() -> None:
         ) from None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Scored:
     """One key document's statistics and warnings, as a task returns them."""
 
@@ -123,7 +123,7 @@ def _result(
 # Clients
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cluster:
     """Where and how finely the work runs.
 
@@ -317,7 +317,7 @@ def score(
     extra = {**(options or {}), "engine": "dask", "scheduler": None}
     extra["scheduler"] = address if spec.scheduler is not None else None
     if result is not None:
-        from dataclasses import replace
+        from .._record import replace
 
         return replace(result, options={**result.options, **extra})
     pairing, scored = _collect(table, evaluation, documents)

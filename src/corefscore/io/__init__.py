@@ -111,8 +111,7 @@ def read_mentions(
     """One side as a ``MentionTable``: a mention table directly,
     any other format through its reader (labels as written: CoNLL numbers, JSON
     cluster ids)."""
-    from dataclasses import replace
-
+    from .._record import replace
     from .mentiontable import read_mention_table, table_from_corpus
 
     if is_mention_table(path, format):

@@ -47,13 +47,13 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from .._record import replace
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import iter_blocks

@@ -20,9 +20,9 @@ import json
 import os
 import zlib
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import IO, Any
 
+from .._record import replace
 from ..errors import InputError
 from ..model import Corpus, Document, document_from_clusters
 from .files import open_binary, open_text_output

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TypeVar
 
+from .._record import replace
 from ..errors import InputError, option
 from ..model import Corpus, Document, Span
 

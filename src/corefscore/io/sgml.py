@@ -37,9 +37,9 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from .._record import field, record
 from ..errors import InputError
 from ..model import Corpus, Document, Span, Syntax
 from .files import open_binary
@@ -53,7 +53,7 @@ _ATTRIBUTE = re.compile(r"\s*([A-Za-z][\w.:-]*)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|
 _SELF_CLOSE = re.compile(r"\s*/?\s*")
 
 
-@dataclass
+@record()
 class _Element:
     id: str
     ref: str | None
@@ -64,7 +64,7 @@ class _Element:
     end: int = -1
 
 
-@dataclass
+@record()
 class _DocBuilder:
     line: int
     pieces: list[str] = field(default_factory=list)

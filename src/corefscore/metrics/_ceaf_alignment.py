@@ -8,9 +8,9 @@ dataclasses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._record import record
 from ..model import Span  # at run time too: typing.get_type_hints resolves the fields
 from .base import ratio, sequential_sum
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Alignment:
     """The optimal alignment: ``similarity[k]`` between key row and response column.
 
@@ -35,7 +35,7 @@ class Alignment:
         return sequential_sum(1 - (1 - self.similarity))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AlignedPair:
     """A key entity and the response entity the optimal alignment gives it."""
 
@@ -64,7 +64,7 @@ class AlignedPair:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EntityAlignment:
     """The optimal CEAF alignment of one document.
 

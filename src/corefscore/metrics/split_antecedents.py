@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .._record import record, replace
 from ..errors import UsageError, option
 from ..model import Document, Span, SplitAntecedent
 from .anaphora import NAMES as ANAPHORA
@@ -61,7 +61,7 @@ SPLIT_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 _Credit = tuple[int, float]
 
 
-@dataclass
+@record()
 class Side:
     """One side of a document pair: entities (their ordinary mentions) with the
     split antecedent of each (``None`` for most), entities of the same split
@@ -149,7 +149,7 @@ def check_metrics(evaluation: Evaluation) -> None:
 # Step 1: the alignment
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Alignment:
     """The credits of one metric's alignment of split antecedents, and its statistics.
 

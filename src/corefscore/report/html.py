@@ -38,10 +38,10 @@ import json
 import os
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from .._record import record
 from .._version import __version__
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 ALIGNMENT_METRIC = "ceafe"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HtmlReport:
     """The report's embedded data, and the warnings met while scoring."""
 
