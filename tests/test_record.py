@@ -222,6 +222,13 @@ def test_explicit_methods_are_kept() -> None:
     assert hash(ours(1)) == hash(theirs(1)) == 7
 
 
+def test_a_record_that_contains_itself_has_the_repr_of_a_dataclass() -> None:
+    ours, theirs = both("Point", ANNOTATIONS, BODY, {})
+    x, y = ours(1), theirs(1)
+    x.b, y.b = x, y
+    assert repr(x) == repr(y) == "Point(a=1, b=..., c=())"
+
+
 def test_an_instance_of_a_plain_subclass_is_still_a_dataclass() -> None:
     ours, _ = both("Point", ANNOTATIONS, BODY, {"frozen": True})
     sub = type("Sub", (ours,), {})

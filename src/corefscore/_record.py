@@ -25,6 +25,7 @@ shows dataclasses.
 from __future__ import annotations
 
 import sys
+from _thread import get_ident
 from collections.abc import Callable, Sequence
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -274,7 +275,7 @@ def _make_init(
     set_attribute = object.__setattr__
 
     # What fills each position that the call leaves out, in field order.
-    fills = [(i, names[i], defaults[i], factories[i]) for i in range(count)]
+    fills = list(zip(names, defaults, factories))
 
     def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         given = len(args)
@@ -285,7 +286,7 @@ def _make_init(
         values = [*args]
         take = kwargs.pop  # the call's own dict: what is left over is an error
         missing = []
-        for _, name, default, factory in fills[given:]:
+        for name, default, factory in fills[given:]:
             value = take(name, _MISSING)
             if value is _MISSING:
                 if default is not _MISSING:
@@ -407,10 +408,12 @@ def _slot(cls: type, name: str) -> Any:
 
 
 def _make_repr(names: list[str]) -> Callable[[Any], str]:
-    running: set[int] = set()
+    # The objects whose repr is being made, per thread: a record that contains
+    # itself shows "..." there, as reprlib.recursive_repr does for dataclasses.
+    running: set[tuple[int, int]] = set()
 
     def __repr__(self: Any) -> str:
-        key = id(self)
+        key = (id(self), get_ident())
         if key in running:
             return "..."
         running.add(key)
