@@ -168,7 +168,7 @@ def test_ci_builds_the_site_strictly() -> None:
 def test_the_api_pages_show_records_as_dataclasses() -> None:
     # docs/griffe_records.py gives griffe (which reads the source, not the
     # objects) what it gives a dataclass: the label and the fields as __init__.
-    griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra")
+    griffe = pytest.importorskip("griffe", reason="griffelib comes with the test and docs extras")
     import dataclasses
 
     from .test_record import corefscore_records
