@@ -222,6 +222,40 @@ def test_explicit_methods_are_kept() -> None:
     assert hash(ours(1)) == hash(theirs(1)) == 7
 
 
+@given(
+    values=st.lists(st.one_of(st.integers(), st.text(max_size=2), st.none()), max_size=3),
+    mapping=st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+def test_asdict_of_nested_records_is_that_of_dataclasses(
+    values: list[Any], mapping: dict[str, int]
+) -> None:
+    import collections
+
+    pair = collections.namedtuple("pair", "x y")
+    inner_ours, inner_theirs = both("Inner", {"v": "list[Any]"}, {}, {"frozen": True})
+    outer_ours, outer_theirs = both(
+        "Outer",
+        {"inner": "Any", "many": "tuple[Any, ...]", "by": "dict[str, Any]", "p": "Any"},
+        {},
+        {"frozen": True},
+    )
+
+    def make(outer: type, inner: type) -> Any:
+        return outer(
+            inner(list(values)),
+            (inner(values[:1]), dict(mapping)),
+            {"k": inner([mapping])},
+            pair(inner([]), [values]),
+        )
+
+    ours = _record.asdict(make(outer_ours, inner_ours))
+    assert ours == dataclasses.asdict(make(outer_theirs, inner_theirs))
+    assert ours == dataclasses.asdict(make(outer_ours, inner_ours))
+    assert type(ours["p"]) is pair
+    with pytest.raises(TypeError, match="dataclass instances"):
+        _record.asdict({"a": 1})
+
+
 def test_a_record_that_contains_itself_has_the_repr_of_a_dataclass() -> None:
     ours, theirs = both("Point", ANNOTATIONS, BODY, {})
     x, y = ours(1), theirs(1)
@@ -277,11 +311,13 @@ def test_corefscore_records_match_their_dataclass_twins() -> None:
 
 def test_scoring_a_small_file_imports_neither_dataclasses_nor_inspect() -> None:
     # Importing dataclasses (and with it inspect) costs more CPU than the rest of
-    # a small run after `import corefscore` (docs/performance.md).
+    # a small run after `import corefscore` (docs/performance.md); the result's
+    # JSON form (asdict) does not need it either.
     code = (
         "import sys\n"
         "import corefscore\n"
-        "corefscore.score({'d': [[(0, 0), (2, 2)]]}, {'d': [[(0, 0)]]})\n"
+        "result = corefscore.score({'d': [[(0, 0), (2, 2)]]}, {'d': [[(0, 0)]]})\n"
+        "result.to_dict()\n"
         "print(sorted({'dataclasses', 'inspect'} & set(sys.modules)))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

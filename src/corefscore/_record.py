@@ -573,7 +573,28 @@ def replace(obj: _T, /, **changes: Any) -> _T:
 
 
 def asdict(obj: Any) -> dict[str, Any]:
-    """``dataclasses.asdict``, imported when first called."""
-    import dataclasses
+    """``dataclasses.asdict`` for a record, without importing ``dataclasses``: its fields
+    as a dict, records, lists, tuples, named tuples and dicts within converted in
+    turn, other values deep-copied."""
+    if not hasattr(type(obj), "__record_fields__"):
+        raise TypeError("asdict() should be called on dataclass instances")
+    return _plain(obj)  # type: ignore[no-any-return]
 
-    return dataclasses.asdict(obj)
+
+def _plain(value: Any) -> Any:
+    fields = getattr(type(value), "__record_fields__", None)
+    if fields is not None:
+        return {name: _plain(getattr(value, name)) for name in fields}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*[_plain(item) for item in value])
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return type(value)((_plain(k), _plain(v)) for k, v in value.items())
+    if hasattr(type(value), "__dataclass_fields__"):  # a dataclass not made here
+        import dataclasses
+
+        return dataclasses.asdict(value)
+    import copy
+
+    return copy.deepcopy(value)
