@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
+import inspect
 import pickle
 import subprocess
 import sys
@@ -96,6 +97,7 @@ def test_a_record_behaves_as_a_dataclass(
     ours, theirs = both("Point", ANNOTATIONS, BODY, options)
     assert dataclasses.is_dataclass(ours)
     assert fields_of(ours) == fields_of(theirs)
+    assert inspect.signature(ours) == inspect.signature(theirs)
     assert ours.__match_args__ == theirs.__match_args__  # type: ignore[attr-defined]
     assert ours.__dataclass_params__.frozen == options["frozen"]  # type: ignore[attr-defined]
     assert (ours.__hash__ is None) == (theirs.__hash__ is None)

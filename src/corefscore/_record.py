@@ -203,6 +203,7 @@ def _process(cls: type, *, frozen: bool, eq: bool, slots: bool) -> type:
         "__record_params__": {"frozen": frozen, "eq": eq, "slots": slots},
         "__dataclass_fields__": _LazyDataclass("__dataclass_fields__"),
         "__dataclass_params__": _LazyDataclass("__dataclass_params__"),
+        "__signature__": _LazySignature(),
         "__match_args__": tuple(f.name for f in init_fields),
         "__init__": _make_init(cls, fields, init_fields, frozen, slots),
     }
@@ -512,6 +513,19 @@ class _LazyDataclass:
         for attribute in ("__dataclass_fields__", "__dataclass_params__"):
             type.__setattr__(defining, attribute, getattr(twin, attribute))
         return getattr(twin, self.attribute)
+
+
+class _LazySignature:
+    """The record's ``inspect.signature``: its twin's (the fields as parameters, as a
+    dataclass shows them to ``help()`` and notebooks), made on first access."""
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        import inspect
+
+        defining = next(c for c in owner.__mro__ if "__record_fields__" in c.__dict__)
+        signature = inspect.signature(dataclass_twin(defining))
+        type.__setattr__(defining, "__signature__", signature)
+        return signature
 
 
 _TWINS: dict[type, type] = {}
