@@ -123,6 +123,11 @@ def test_a_record_behaves_as_a_dataclass(
         assert same(x, y, lambda v, cls: hash(v) == hash(cls(v.a, v.b, v.c)), ours, theirs)
         assert same(x, y, lambda v, _: setattr(v, "a", 5))
         assert same(x, y, lambda v, _: delattr(v, "b"))
+        if hasattr(copy, "replace"):  # Python 3.13
+            replace_copy = copy.replace  # type: ignore[attr-defined,unused-ignore]
+            assert repr(replace_copy(ours(a1, b, c), b="y")) == repr(
+                replace_copy(theirs(a1, b, c), b="y")
+            )
         replaced = _record.replace(ours(a1, b, c), b="y")
         assert repr(replaced) == repr(dataclasses.replace(theirs(a1, b, c), b="y"))
         assert repr(dataclasses.replace(ours(a1, b, c), b="y")) == repr(replaced)

@@ -206,6 +206,8 @@ def _process(cls: type, *, frozen: bool, eq: bool, slots: bool) -> type:
         "__signature__": _LazySignature(),
         "__match_args__": tuple(f.name for f in init_fields),
         "__init__": _make_init(cls, fields, init_fields, frozen, slots),
+        # What copy.replace calls (Python 3.13), as on a dataclass.
+        "__replace__": replace,
     }
     if "__repr__" not in cls.__dict__:
         body["__repr__"] = _make_repr([f.name for f in fields.values() if f.spec.repr])
