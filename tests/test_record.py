@@ -143,6 +143,7 @@ def test_bad_construction_fails_as_for_a_dataclass(options: dict[str, bool]) -> 
         lambda cls, _: cls(1, "b", (), [], 5),
         lambda cls, _: cls(1, a=2),
         lambda cls, _: cls(1, e=2),
+        lambda cls, _: cls(a=1, b="x", c=(), e=2),  # as many keywords as fields, one wrong
     ):
         assert same(ours, theirs, call)
         assert outcome(lambda call=call: call(ours, None)) == ("raised", TypeError)
@@ -268,6 +269,33 @@ def test_a_record_that_contains_itself_has_the_repr_of_a_dataclass() -> None:
     x, y = ours(1), theirs(1)
     x.b, y.b = x, y
     assert repr(x) == repr(y) == "Point(a=1, b=..., c=())"
+
+
+def test_comparisons_attributes_and_annotations_at_the_edges() -> None:
+    ours, theirs = both("Point", ANNOTATIONS, BODY, {"frozen": True})
+    assert same(ours(1), theirs(1), lambda v, _: v == 1)  # another type: NotImplemented
+    # A plain subclass of a frozen dataclass may set attributes that are not fields.
+    sub_ours, sub_theirs = type("Sub", (ours,), {}), type("Sub", (theirs,), {})
+    assert same(sub_ours(1), sub_theirs(1), lambda v, _: (setattr(v, "extra", 5), v.extra))
+    assert same(sub_ours(1), sub_theirs(1), lambda v, _: delattr(v, "extra"))
+    # No field compared: every two instances are equal.
+    blind_ours, blind_theirs = both(
+        "Blind", {"a": "int"}, {"a": {"default": 0, "compare": False}}, {"frozen": True}
+    )
+    assert same(blind_ours(1), blind_theirs(1), lambda v, cls: v == type(v)(2))
+    assert hash(blind_ours(1)) == hash(blind_theirs(2))
+    # Annotations as objects, not strings (a module without postponed annotations).
+    namespace = {"__annotations__": {"a": int, "k": ClassVar[int]}, "k": 3}
+    typed_ours = record()(type("Typed", (), dict(namespace)))
+    typed_theirs = dataclasses.dataclass(type("Typed", (), dict(namespace)))
+    assert fields_of(typed_ours) == fields_of(typed_theirs)
+    assert [f.name for f in dataclasses.fields(typed_ours)] == ["a"]
+
+
+def test_asdict_hands_a_dataclass_made_elsewhere_to_dataclasses() -> None:
+    elsewhere = dataclasses.make_dataclass("Elsewhere", [("x", int)])
+    holder, _ = both("Holder", {"item": "Any"}, {}, {"frozen": True})
+    assert _record.asdict(holder(elsewhere(3))) == {"item": {"x": 3}}
 
 
 def test_an_instance_of_a_plain_subclass_is_still_a_dataclass() -> None:
