@@ -442,6 +442,24 @@ def _getter(
 
 
 def _make_eq(names: list[str]) -> Callable[[Any, Any], Any]:
+    if sys.version_info >= (3, 13):
+        # Python 3.13's dataclasses compare field by field, joined by ``and``, after
+        # ``self is other``: a field holding the same NaN twice is unequal to itself,
+        # where the older tuple comparison found it equal.
+        def __eq__(self: Any, other: Any) -> Any:
+            if self is other:
+                return True
+            if other.__class__ is self.__class__:
+                result: Any = True
+                for name in names:
+                    result = getattr(self, name) == getattr(other, name)
+                    if not result:
+                        return result
+                return result
+            return NotImplemented
+
+        return __eq__
+
     values = _getter(names)
 
     def __eq__(self: Any, other: Any) -> Any:
