@@ -9,7 +9,8 @@ the same for its own. :func:`record` builds the same methods from closures
 instead (about 50 µs a class), with the standard library's semantics for the
 options corefscore uses (``frozen``, ``eq``, ``slots``, ``field(default=...,
 default_factory=..., compare=..., repr=..., hash=..., init=...)``, inheritance,
-``ClassVar`` and ``__post_init__``). Every corefscore dataclass is a record.
+``ClassVar`` and ``__post_init__``), those of the running Python where they differ
+(equality is field by field from 3.13 on). Every corefscore dataclass is a record.
 
 A record is a dataclass to its users: ``__dataclass_fields__`` and
 ``__dataclass_params__`` are built on first access, by applying the real
