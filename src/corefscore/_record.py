@@ -202,9 +202,9 @@ def _process(cls: type, *, frozen: bool, eq: bool, slots: bool) -> type:
     body: dict[str, Any] = {
         "__record_fields__": fields,
         "__record_params__": {"frozen": frozen, "eq": eq, "slots": slots},
-        "__dataclass_fields__": _LazyDataclass("__dataclass_fields__"),
-        "__dataclass_params__": _LazyDataclass("__dataclass_params__"),
-        "__signature__": _LazySignature(),
+        "__dataclass_fields__": _FromTwin("__dataclass_fields__", _FIELDS),
+        "__dataclass_params__": _FromTwin("__dataclass_params__", _PARAMS),
+        "__signature__": _FromTwin("__signature__", _signature),
         "__match_args__": tuple(f.name for f in init_fields),
         "__init__": _make_init(cls, fields, init_fields, frozen, slots),
         # What copy.replace calls (Python 3.13), as on a dataclass.
@@ -520,35 +520,33 @@ def _make_state(
     return __getstate__, __setstate__
 
 
-class _LazyDataclass:
-    """``__dataclass_fields__`` or ``__dataclass_params__`` of a record, made on first
-    access from a twin that the real ``dataclasses.dataclass`` processes."""
+class _FromTwin:
+    """An attribute of a record taken from its dataclass twin on first access
+    (``__dataclass_fields__``, ``__dataclass_params__``, ``__signature__``), then kept
+    on the record in place of this descriptor."""
 
-    def __init__(self, attribute: str) -> None:
-        self.attribute = attribute
+    def __init__(self, name: str, make: Callable[[type], Any]) -> None:
+        self.name = name
+        self.make = make
 
     def __get__(self, instance: Any, owner: type) -> Any:
         # The record that defines this descriptor, also when reached from a subclass.
         defining = next(c for c in owner.__mro__ if "__record_fields__" in c.__dict__)
-        twin = dataclass_twin(defining)
-        for attribute in ("__dataclass_fields__", "__dataclass_params__"):
-            type.__setattr__(defining, attribute, getattr(twin, attribute))
-        return getattr(twin, self.attribute)
+        value = self.make(dataclass_twin(defining))
+        type.__setattr__(defining, self.name, value)
+        return value
 
 
-class _LazySignature:
-    """The record's ``inspect.signature``: its twin's (the fields as parameters, as a
-    dataclass shows them to ``help()`` and notebooks), made on first access."""
+def _signature(twin: type) -> Any:
+    """The twin's ``inspect.signature``: the fields as parameters, as a dataclass shows
+    them to ``help()`` and notebooks."""
+    import inspect
 
-    def __get__(self, instance: Any, owner: type) -> Any:
-        import inspect
-
-        defining = next(c for c in owner.__mro__ if "__record_fields__" in c.__dict__)
-        signature = inspect.signature(dataclass_twin(defining))
-        type.__setattr__(defining, "__signature__", signature)
-        return signature
+    return inspect.signature(twin)
 
 
+_FIELDS = attrgetter("__dataclass_fields__")
+_PARAMS = attrgetter("__dataclass_params__")
 _TWINS: dict[type, type] = {}
 
 
