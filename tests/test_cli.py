@@ -504,7 +504,9 @@ def test_the_terminal_width_is_looked_up_once_per_parser(monkeypatch: pytest.Mon
         calls.append(1)
         return 60
 
-    monkeypatch.setattr(cli.parser, "_terminal_columns", columns)
+    from corefscore.cli import full_parser
+
+    monkeypatch.setattr(full_parser, "_terminal_columns", columns)
     parser = cli.build_parser("score")
     assert len(calls) == 2  # the top-level parser and the score sub-parser
     sub = parser._subparsers._group_actions[0].choices["score"]  # type: ignore[union-attr]
@@ -574,6 +576,9 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     never = {"numpy", "json", "gzip", "shutil", "bz2", "lzma", "threading"}
     # Its types are records (corefscore._record): dataclasses without their import.
     never |= {"dataclasses", "inspect", "numbers"}
+    # Its command line is read without argparse (corefscore.cli.light_parser), and
+    # no NamedTuple or TypedDict compiles its annotations (corefscore._typing).
+    never |= {"argparse", "gettext", "locale", "ast", "corefscore.cli.full_parser"}
     never |= {"corefscore.report.perl", "corefscore.stats", "corefscore.analysis"}
     # The metric families beyond the reference scorer's, imported by name.
     never |= {

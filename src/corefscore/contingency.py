@@ -18,10 +18,11 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ._lazy import lazy_attributes
 from ._record import record
+from ._typing import NamedTuple
 from .model import Document, Span, first_appearance_codes
 
 if TYPE_CHECKING:

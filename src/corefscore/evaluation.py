@@ -19,9 +19,10 @@ computed the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._record import field, record, replace
+from ._typing import TypedDict
 from .errors import UsageError, option
 from .metrics import Metric, MetricSpec, resolve
 from .regimes import EvaluationSetup

@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from . import engines
 from ._record import replace
+from ._typing import NamedTuple
 from .contingency import empty_document, forget_span_codes
 from .duplicates import prepare_pair
 from .errors import InputError, option

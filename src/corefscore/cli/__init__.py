@@ -5,13 +5,13 @@ warnings and errors to stderr, one line each.
 
 Each command is a module of this package (its parser and its body); the
 option groups they share are in :mod:`.parser`, what they write in
-:mod:`.output`. Only argparse and the errors are imported at start-up, so
-that ``--help`` and ``--version`` load no numpy.
+:mod:`.output`. A run reads its command line with :mod:`.light_parser`
+where it can, else with argparse (:mod:`.full_parser`), and imports only
+its command's module, so that ``--help`` and ``--version`` load no numpy.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
@@ -32,7 +32,6 @@ from .parser import (
     METRICS,
     POLICIES,
     Command,
-    new_parser,
     system_names,
 )
 
@@ -56,6 +55,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    import argparse
+
     #: The commands, by name, in the order of ``corefscore --help``.
     COMMANDS: dict[str, Command]
 
@@ -131,6 +132,8 @@ def __getattr__(name: str) -> Any:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``command`` alone (what a run of it
     needs: building all of them is a few ms of every run)."""
+    from .full_parser import new_parser
+
     names = [command] if command in _NAMES else _NAMES
     return new_parser(_command(name) for name in names)
 
@@ -140,7 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "numpy" not in sys.modules:
         _single_threaded_numerics()
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(words[0] if words else None)
     args: argparse.Namespace | None = None
     # Reading builds millions of small objects and nothing here makes reference
     # cycles that matter, so the cyclic collector only adds work (its passes
@@ -149,10 +151,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help(sys.stderr)
-            return EXIT_USAGE
+        if words and words[0] in _NAMES:
+            from .light_parser import parse_light
+
+            args = parse_light(_command(words[0]), words)
+        if args is None:
+            parser = build_parser(words[0] if words else None)
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help(sys.stderr)
+                return EXIT_USAGE
         return _command(args.command).run(args)
     except InputError as exc:
         print(f"corefscore: error: {exc.cli_message()}", file=sys.stderr)

@@ -6,8 +6,9 @@ import argparse
 from typing import Any
 
 from ..errors import InputError, UsageError
+from .full_parser import Parser
 from .output import emit, warn
-from .parser import EXIT_OK, POLICIES, Subparsers, _Parser, add_output_options, system_names
+from .parser import EXIT_OK, POLICIES, Subparsers, add_output_options, system_names
 
 NAME = "analyze"
 
@@ -18,7 +19,7 @@ def add_parser(subparsers: Subparsers) -> None:
         help="analyses that explain a score: resolution classes, CPP, mention effect, errors",
         description="Analyses that explain a score (see docs/analysis.md).",
     )
-    kinds = a.add_subparsers(dest="analysis", metavar="ANALYSIS", parser_class=_Parser)
+    kinds = a.add_subparsers(dest="analysis", metavar="ANALYSIS", parser_class=Parser)
     _add_classes(kinds)
     _add_cpp(kinds)
     _add_mention_effect(kinds)

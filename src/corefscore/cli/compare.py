@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from .output import emit, percent_of, warn
@@ -18,6 +17,9 @@ from .parser import (
     evaluation_of,
     names_option,
 )
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "compare"
 

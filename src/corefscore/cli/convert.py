@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from .output import warn
 from .parser import CONVERT_TARGETS, EXIT_OK, FORMATS, Subparsers
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "convert"
 

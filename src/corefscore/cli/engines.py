@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +10,8 @@ from .output import percent_of, warn
 from .parser import EXIT_OK, reading_options
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..evaluation import Evaluation
     from ..pipeline import Side
     from ..result import ScoreResult

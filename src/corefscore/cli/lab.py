@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from .output import emit
 from .parser import EXIT_OK, Subparsers, add_output_options
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "lab"
 

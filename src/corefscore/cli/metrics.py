@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from .parser import EXIT_OK, Subparsers
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "metrics"
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..report.numbers import Percent
     from ..result import ScoreResult
 

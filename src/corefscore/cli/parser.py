@@ -1,25 +1,27 @@
-"""The top-level parser, the option groups that several commands share, and
-what the commands turn their options into.
+"""The option groups that several commands share, and what the commands turn
+their options into.
 
 Every command is a module of this package with a ``NAME``, an
 ``add_parser(subparsers)`` that adds its sub-parser and a ``run(args)`` that
-returns the exit code; :func:`new_parser` assembles the parser from them.
+returns the exit code. :func:`.full_parser.new_parser` assembles argparse's
+parser from them; :func:`.light_parser.parse_light` reads the common command
+lines by the same declarations, without argparse. Nothing here imports
+argparse.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
-from collections.abc import Iterable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from .._version import __version__
 from ..errors import UsageError
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..evaluation import Evaluation
+    from .full_parser import Parser
 
 # Kept here, not imported, so that --help and --version load no numpy.
 POLICIES = ("reference", "first", "strict")
@@ -40,39 +42,7 @@ CEAF_FAMILY = ("ceafe", "ceafm", "ceaf-phi1", "ceaf-phi2")
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-def _terminal_columns() -> int:
-    """``shutil.get_terminal_size().columns``, by the same rules (``COLUMNS``,
-    then the terminal of ``sys.__stdout__``, then 80): shutil and what it
-    imports (bz2, lzma, fnmatch) were a few percent of the start-up of
-    `corefscore score`, for a width that only --help uses."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        columns = 0
-    return columns or 80
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        if "formatter_class" not in kwargs:
-            # argparse makes a formatter for every add_argument() (to check its
-            # metavar), and the stock one imports shutil for the width: the
-            # width is looked up once per parser instead.
-            width = _terminal_columns() - 2
-            kwargs["formatter_class"] = partial(argparse.HelpFormatter, width=width)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
-
-
-Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 class Command(Protocol):
@@ -83,20 +53,6 @@ class Command(Protocol):
     def add_parser(self, subparsers: Subparsers) -> None: ...
 
     def run(self, args: argparse.Namespace) -> int: ...
-
-
-def new_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
-    """The ``corefscore`` parser with a sub-parser for each of ``commands``, in order."""
-    parser = _Parser(
-        prog="corefscore",
-        description="Exact, fast coreference scoring (MUC, B3, CEAFm, CEAFe, BLANC, LEA, CoNLL, "
-        "and the variants of the founding papers).",
-    )
-    parser.add_argument("--version", action="version", version=f"corefscore {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in commands:
-        command.add_parser(sub)
-    return parser
 
 
 def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from .output import emit, warn
@@ -15,6 +15,9 @@ from .parser import (
     names_option,
     reading_options,
 )
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "report"
 

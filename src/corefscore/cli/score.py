@@ -8,11 +8,11 @@ branches of their own, in :mod:`.engines`.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from .._typing import NamedTuple
 from ..errors import UsageError
 from . import engines
 from .output import percent_of, render, render_json, warn
@@ -30,6 +30,8 @@ from .parser import (
 )
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..evaluation import Evaluation
     from ..metrics.ceaf import EntityAlignment
     from ..pipeline import Side

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from .output import warn
 from .parser import EXIT_OK, Subparsers, add_pair_options, evaluation_of, reading_options
+
+if TYPE_CHECKING:
+    import argparse
 
 NAME = "twins"
 

@@ -23,8 +23,8 @@ code; they differ in where the work happens:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
+from .._typing import NamedTuple
 from ..errors import UsageError, option
 from ..evaluation import Evaluation
 from ..metrics import Metric

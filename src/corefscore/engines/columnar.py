@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import NamedTuple
 
 import numpy as np
 
 from .._record import replace
+from .._typing import NamedTuple
 from ..contingency import ContingencyTable, Segmentation
 from ..errors import InputError, UsageError, option
 from ..evaluation import Evaluation

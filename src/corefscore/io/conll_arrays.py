@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from .._typing import NamedTuple
 from ..errors import InputError
 from ..model import Corpus, Document, Span, Syntax
 from .conll import (

@@ -57,8 +57,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
+from .._typing import NamedTuple
 from ..errors import InputError, UsageError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import FormsDigest, iter_blocks

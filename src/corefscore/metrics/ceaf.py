@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
+from .._typing import NamedTuple
 from ..contingency import (
     ContingencyTable,
     ListTable,
