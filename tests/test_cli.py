@@ -495,6 +495,24 @@ def test_the_parser_of_one_command_is_that_of_all(command: str) -> None:
         assert vars(alone.parse_args(args)) == vars(whole.parse_args(args))
 
 
+def test_the_progress_bar_is_made_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from corefscore.cli import score
+    from corefscore.report.progress import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert isinstance(score._progress_bar(), ProgressBar)
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert score._progress_bar() is None
+    monkeypatch.setattr(sys, "stderr", None)
+    assert score._progress_bar() is None
+
+
 def test_the_terminal_width_is_looked_up_once_per_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     # argparse makes a help formatter for every option; a lookup each was part
     # of every run's start-up. The help still follows COLUMNS.
@@ -579,6 +597,8 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     # Its command line is read without argparse (corefscore.cli.light_parser), and
     # no NamedTuple or TypedDict compiles its annotations (corefscore._typing).
     never |= {"argparse", "gettext", "locale", "ast", "corefscore.cli.full_parser"}
+    # The progress bar is drawn only on a terminal (stderr is a pipe here).
+    never |= {"corefscore.report.progress"}
     never |= {"corefscore.report.perl", "corefscore.stats", "corefscore.analysis"}
     # The metric families beyond the reference scorer's, imported by name.
     never |= {

@@ -1,4 +1,4 @@
-"""corefscore._typing's NamedTuple and TypedDict against typing's own.
+"""corefscore._record's NamedTuple and TypedDict against typing's own.
 
 The same class bodies are made with both; everything a user or a library can
 see must agree, but for the annotations, which stay the strings written
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import corefscore
-from corefscore import _typing
+from corefscore import _record
 from corefscore.errors import UsageError
 
 HEADER = "from __future__ import annotations\n"
@@ -84,7 +84,7 @@ def make(source: str, base: str, module: Any) -> Any:
 
 
 def both(source: str, base: str) -> tuple[Any, Any]:
-    return make(source, base, typing), make(source, base, _typing)
+    return make(source, base, typing), make(source, base, _record)
 
 
 @pytest.mark.parametrize("source", NAMED_TUPLES.values(), ids=list(NAMED_TUPLES))
@@ -134,7 +134,7 @@ def test_a_named_tuple_is_refused_as_typing_refuses_it(source: str) -> None:
     with pytest.raises((TypeError, AttributeError)) as expected:
         make(source, "NamedTuple", typing)
     with pytest.raises(expected.type) as got:
-        make(source, "NamedTuple", _typing)
+        make(source, "NamedTuple", _record)
     assert str(got.value) == str(expected.value)
 
 
@@ -191,7 +191,7 @@ class T(Base, total=False):
     with pytest.raises(TypeError) as expected:
         make("class T(TypedDict, int):\n    a: int\n", "TypedDict", typing)
     with pytest.raises(TypeError) as got:
-        make("class T(TypedDict, int):\n    a: int\n", "TypedDict", _typing)
+        make("class T(TypedDict, int):\n    a: int\n", "TypedDict", _record)
     assert str(got.value) == str(expected.value)
 
 
@@ -199,7 +199,7 @@ def corefscore_classes() -> list[type]:
     """Every NamedTuple and TypedDict class of corefscore's modules."""
     found = []
     for info in pkgutil.walk_packages(corefscore.__path__, "corefscore."):
-        if info.name.endswith("__main__") or info.name == _typing.__name__:
+        if info.name.endswith("__main__") or info.name == _record.__name__:
             continue
         try:
             module = importlib.import_module(info.name)
@@ -228,5 +228,5 @@ def test_corefscore_s_classes_are_made_here_and_read_as_typing_reads_them() -> N
 
 @pytest.mark.skipif(sys.version_info < (3, 14), reason="Python 3.14 uses typing's own")
 def test_from_python_3_14_on_typing_s_own_are_used() -> None:
-    assert _typing.NamedTuple is typing.NamedTuple
-    assert _typing.TypedDict is typing.TypedDict
+    assert _record.NamedTuple is typing.NamedTuple
+    assert _record.TypedDict is typing.TypedDict

@@ -21,8 +21,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ._lazy import lazy_attributes
-from ._record import record
-from ._typing import NamedTuple
+from ._record import NamedTuple, record
 from .model import Document, Span, first_appearance_codes
 
 if TYPE_CHECKING:

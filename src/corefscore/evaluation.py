@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._record import field, record, replace
-from ._typing import TypedDict
+from ._record import TypedDict, field, record, replace
 from .errors import UsageError, option
 from .metrics import Metric, MetricSpec, resolve
 from .regimes import EvaluationSetup

@@ -22,8 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from . import engines
-from ._record import replace
-from ._typing import NamedTuple
+from ._record import NamedTuple, replace
 from .contingency import empty_document, forget_span_codes
 from .duplicates import prepare_pair
 from .errors import InputError, option

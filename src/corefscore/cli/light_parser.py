@@ -36,11 +36,12 @@ if TYPE_CHECKING:
 SUPPRESS = "==SUPPRESS=="
 #: The actions read here; an option with another (or with nargs or const) is
 #: argparse's to read when it is given.
-_PLAIN = (None, "store", "store_true", "store_false", "append")
-#: The other actions whose default is known without argparse.
-_OTHERS: dict[str, str | None] = {"store_const": None, "append_const": None}
-_OTHERS |= {"count": None, "extend": None}
-_OTHERS |= {"help": SUPPRESS, "version": SUPPRESS}
+_PLAIN = frozenset({None, "store", "store_true", "store_false", "append"})
+#: The defaults of argparse's actions when none is given (an Action class has its own).
+_DEFAULTS: dict[str | None, Any] = {None: None, "store": None, "append": None}
+_DEFAULTS |= {"store_true": False, "store_false": True, "store_const": None}
+_DEFAULTS |= {"append_const": None, "count": None, "extend": None}
+_DEFAULTS |= {"help": SUPPRESS, "version": SUPPRESS}
 
 
 class _Unsupported(Exception):
@@ -51,24 +52,19 @@ class _Option:
     __slots__ = ("action", "choices", "default", "dest", "plain", "required", "type")
 
     def __init__(self, dest: str, kwargs: dict[str, Any]) -> None:
+        action = kwargs.get("action")
+        try:
+            self.default = kwargs.get("default", _DEFAULTS[action])
+        except (KeyError, TypeError):
+            raise _Unsupported from None  # an Action class: its default is its own
         self.dest = dest
-        self.action = kwargs.get("action")
+        self.action = action
         self.type: Callable[[str], Any] | None = kwargs.get("type")
         self.choices = kwargs.get("choices")
         self.required = bool(kwargs.get("required", False))
         self.plain = (
-            self.action in _PLAIN and kwargs.get("nargs") is None and kwargs.get("const") is None
+            action in _PLAIN and kwargs.get("nargs") is None and kwargs.get("const") is None
         )
-        if self.action == "store_true":
-            self.default = kwargs.get("default", False)
-        elif self.action == "store_false":
-            self.default = kwargs.get("default", True)
-        elif self.action in _PLAIN:
-            self.default = kwargs.get("default")
-        elif isinstance(self.action, str) and self.action in _OTHERS:
-            self.default = kwargs.get("default", _OTHERS[self.action])
-        else:
-            raise _Unsupported  # an Action class: its default is its own
 
     @property
     def switch(self) -> bool:
@@ -107,8 +103,11 @@ class _Recorder:
                 raise _Unsupported
             self.positionals.append(positional)
             return
-        long = [n for n in names if n.startswith("--")]
-        dest = kwargs.get("dest") or (long[0] if long else names[0]).lstrip("-").replace("-", "_")
+        dest = kwargs.get("dest")
+        if dest is None:
+            # argparse's rule: the first long flag, else the first flag.
+            dest = next((n for n in names if n.startswith("--")), names[0])
+            dest = dest.lstrip("-").replace("-", "_")
         option = _Option(dest, kwargs)
         for name in names:
             if not name.startswith("-") or name in self.flags or name == "--":

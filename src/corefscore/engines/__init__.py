@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .._typing import NamedTuple
+from .._record import NamedTuple
 from ..errors import UsageError, option
 from ..evaluation import Evaluation
 from ..metrics import Metric

@@ -26,8 +26,7 @@ from itertools import chain
 
 import numpy as np
 
-from .._record import replace
-from .._typing import NamedTuple
+from .._record import NamedTuple, replace
 from ..contingency import ContingencyTable, Segmentation
 from ..errors import InputError, UsageError, option
 from ..evaluation import Evaluation

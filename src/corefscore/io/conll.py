@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from .._record import replace
 from ..errors import InputError, shown
 from ..model import Corpus, Document, Span, Syntax
-from .files import first_sight, open_binary, opening_block
+from .files import first_sight, lazy_pattern, open_binary, opening_block
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +37,8 @@ else:
 _BEGIN = re.compile(r"#\s*begin document\b(.*)$")
 _END = re.compile(r"#\s*end document")
 # Split antecedents first, so that "(1+2)" is not read as an opening "(1".
-_ITEM = re.compile(r"\((\d+)\+(\d+)\)|\((\d+)\)|\((\d+)(?!\d)|(\d+)\)|\|")
+# Fields of one item, the most frequent, are read without it.
+_ITEM = lazy_pattern(r"\((\d+)\+(\d+)\)|\((\d+)\)|\((\d+)(?!\d)|(\d+)\)|\|")
 
 
 _Parsed = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -60,9 +61,10 @@ def _parse_field(field: str, source: str, lineno: int) -> _Parsed:
     closes: list[str] = []
     skipped: list[str] = []
     pos = 0
+    item = _ITEM()
     # Item by item from the start: a search (finditer) would scan a whole
     # malformed field, which can be a 100 MB line, for a later match.
-    while m := _ITEM.match(field, pos):
+    while m := item.match(field, pos):
         pos = m.end()
         if m.group(3) is not None:
             singles.append(m.group(3))
@@ -763,7 +765,7 @@ def _outside_document(source: str, lineno: int, after_document: bool) -> None:
 # break) or starts with "#" (a comment).
 
 # CoNLL-2012 named-entity bits: "(PERSON*", "*", "*)", "(GPE)", "(DATE*)".
-_NE_BIT = re.compile(r"\([^\s()*]+\)|\([^\s()*]+\*\)?|\*\)?")
+_NE_BIT = lazy_pattern(r"\([^\s()*]+\)|\([^\s()*]+\*\)?|\*\)?")
 
 
 def _with_syntax(corpus: Corpus, syntax: dict[str, Syntax]) -> Corpus:
@@ -814,12 +816,13 @@ def _walk(
     builder: _SyntaxBuilder | None = None
     doc_id = ""
     lineno = 0  # lines of the file before the current block
+    special_line = _SPECIAL_LINE()
     for block in checked_start(blocks, source):
         # Plain token lines go to the builder as runs of bytes, never split here;
         # only the other lines (blank, comment, document boundary, leading white
         # space), found by one scan of the block, are looked at one by one.
         end = len(block) - 1 if block.endswith(b"\n") else len(block)
-        specials = [m.end() for m in _SPECIAL_LINE.finditer(block)]
+        specials = [m.end() for m in special_line.finditer(block)]
         if block[:1] in _SPECIAL_START or not block:
             specials.insert(0, 0)
         run = 0  # where the current run of plain lines starts
@@ -863,14 +866,14 @@ def _walk(
 # The line break before a line that is not a plain token line (or may not be).
 # The coreference pass counts a line of ASCII white space only, vertical tab and
 # form feed included, as a sentence break: so must this pass (found by fuzzing).
-_SPECIAL_LINE = re.compile(rb"\n(?=[#\r \t\x0b\x0c\n])")
+_SPECIAL_LINE = lazy_pattern(rb"\n(?=[#\r \t\x0b\x0c\n])")
 _SPECIAL_START = frozenset({b"#", b"\r", b" ", b"\t", b"\x0b", b"\x0c", b"\n"})
 
 
 # A tab-separated field with white space at either end (str.strip() would change
 # it): white space other than the tab and the line break, next to a tab or a line
 # end. \s is str.isspace()'s white space, the characters str.strip() removes.
-_PADDED_FIELD = re.compile(r"(?:^|\t)[^\S\t\n]|[^\S\t\n](?:\t|$)", re.MULTILINE)
+_PADDED_FIELD = lazy_pattern(r"(?:^|\t)[^\S\t\n]|[^\S\t\n](?:\t|$)", re.MULTILINE)
 
 
 def _is_number(value: str) -> bool:
@@ -931,7 +934,7 @@ class _SyntaxBuilder:
         the lines all have ``width`` fields exactly when every ``width + 1``-th
         item is a marker and there are as many markers as line breaks."""
         if "\t" in text:
-            if _PADDED_FIELD.search(text):
+            if _PADDED_FIELD().search(text):
                 return False  # fields to strip: row by row
             marker = "\n"
             flat = text.replace("\n", "\t\n\t").split("\t")
@@ -956,7 +959,7 @@ class _SyntaxBuilder:
         if "\t" in text:
             # A CRLF line ends in "\r", which the strip below removes.
             rows = [line.split("\t") for line in text.split("\n")]
-            if _PADDED_FIELD.search(text):
+            if _PADDED_FIELD().search(text):
                 rows = [[f.strip() for f in row] for row in rows]
         else:
             rows = [line.split() for line in text.split("\n")]
@@ -1009,8 +1012,9 @@ class _SyntaxBuilder:
             parse = self._parse(self.column(5))
             named = self.column(10)
             distinct = set(named) if named is not None else set()
+            ne_bit = _NE_BIT()
             if named is not None and (
-                distinct <= {"-"} or not all(v == "-" or _NE_BIT.fullmatch(v) for v in distinct)
+                distinct <= {"-"} or not all(v == "-" or ne_bit.fullmatch(v) for v in distinct)
             ):
                 named = None
             heads = None

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from .._typing import NamedTuple
+from .._record import NamedTuple
 from ..errors import InputError
 from ..model import Corpus, Document, Span, Syntax
 from .conll import (

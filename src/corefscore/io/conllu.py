@@ -453,7 +453,7 @@ def _sentence_ids(
             if match:
                 events.append((line, 0, match.group(1)))
                 continue
-        if b"newdoc" in text and NEWDOC.match(text.decode("utf-8")):
+        if b"newdoc" in text and NEWDOC().match(text.decode("utf-8")):
             events.append((line, 1, None))
     for line in node_lines[starts_sentence].tolist():
         events.append((line, 2, None))
@@ -1294,7 +1294,7 @@ class _Reader:
                     self.doc.next_sent_id = match.group(1)
                 return
         if "newdoc" in line:
-            match = NEWDOC.match(line)
+            match = NEWDOC().match(line)
             if match:
                 self.close()
                 doc_id = newdoc_id(match, len(self.documents), self.source, lineno, self.warnings)

@@ -59,7 +59,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._typing import NamedTuple
+from .._record import NamedTuple
 from ..errors import InputError, UsageError, shown
 from ..model import Corpus, Document, Span, SplitAntecedent, Syntax
 from .conll import FormsDigest, iter_blocks
@@ -318,7 +318,7 @@ class _Reader:
 
     def comment(self, line: str, lineno: int) -> None:
         if "newdoc" in line:
-            match = NEWDOC.match(line)
+            match = NEWDOC().match(line)
             if match:
                 if self.doc is not None and self.doc.implicit:
                     # The file has a '# newdoc' after all: its first token lines

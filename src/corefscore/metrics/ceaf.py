@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
-from .._typing import NamedTuple
+from .._record import NamedTuple
 from ..contingency import (
     ContingencyTable,
     ListTable,
