@@ -20,13 +20,17 @@ ratio is the median of its rounds' ratios (each round's time over the floor's, o
 the import's, in the same round).
 
 Then, as fresh processes (CPU = user + sys from ``os.wait4``, median of
-``--runs``, interleaved): ``python -c "import corefscore"``, ``python -c
-"import numpy"`` and ``python -m corefscore score KEY RESPONSE`` on a two-document
-CoNLL file written here; the target is the command within 1.5× the import.
+``--startup-runs``, default 31, interleaved): ``python -c "import corefscore"``,
+``python -c "import numpy"`` and ``python -m corefscore score KEY RESPONSE`` on a
+two-document CoNLL file written here; the target is the command within 1.5× the
+import. A process of 20-60 ms moves by a tenth from round to round on a shared
+virtual machine, hence the many rounds; where valgrind is installed, each command's
+instructions are also counted once (callgrind: the same count on every run, whatever
+the load), a figure beside the CPU that the noise does not move.
 
 It only measures and prints.
 
-    python bench/library.py [--runs 7] [--calls 500] [--markdown]
+    python bench/library.py [--runs 7] [--calls 500] [--startup-runs 31] [--markdown]
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ import datetime as dt
 import os
 import platform
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -217,6 +223,23 @@ def cpu_of(command: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def instructions_of(command: list[str], env: dict[str, str]) -> int | None:
+    """The instructions ``command`` executes (callgrind), or None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    child = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    found = re.search(r"Collected : (\d+)", child.stderr)
+    return int(found.group(1)) if found and child.returncode == 0 else None
+
+
 def startup_rows(runs: int) -> list[list[str]]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
@@ -250,10 +273,21 @@ def startup_rows(runs: int) -> list[list[str]]:
         for name, command in commands.items():
             times[name].append(cpu_of(command, env))
     base = times['python -c "import corefscore"']
-    return [
-        [name, f"{statistics.median(v) * 1000:.1f}", f"{paired(v, base):.2f}×"]
-        for name, v in times.items()
-    ]
+    counts = {name: instructions_of(command, env) for name, command in commands.items()}
+    import_count = counts['python -c "import corefscore"']
+    rows = []
+    for name, v in times.items():
+        count = counts[name]
+        rows.append(
+            [
+                name,
+                f"{statistics.median(v) * 1000:.1f}",
+                f"{paired(v, base):.2f}×",
+                "-" if count is None else f"{count / 1e6:.1f}",
+                "-" if count is None or not import_count else f"{count / import_count:.3f}×",
+            ]
+        )
+    return rows
 
 
 def paired(values: list[float], base: list[float]) -> float:
@@ -266,6 +300,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--startup-runs", type=int, default=31)
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     import corefscore
@@ -282,12 +317,13 @@ def main() -> None:
     )
     print(table([["what", "µs per call", "÷ floor"], *rows], args.markdown))
     print()
-    rows = startup_rows(args.runs)
+    rows = startup_rows(args.startup_runs)
     print(
-        f"Fresh processes, median CPU of {args.runs} interleaved runs; ratio to the import: "
-        "the median of the rounds' ratios:\n"
+        f"Fresh processes, median CPU of {args.startup_runs} interleaved runs; ratio to the "
+        "import: the median of the rounds' ratios; instructions: callgrind's count, once:\n"
     )
-    print(table([["command", "CPU ms", "÷ import corefscore"], *rows], args.markdown))
+    header = ["command", "CPU ms", "÷ import corefscore", "instructions (M)", "÷ import"]
+    print(table([header, *rows], args.markdown))
     print(f"\n- load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
