@@ -233,6 +233,42 @@ def test_a_declaration_beyond_the_light_parser_leaves_every_line_to_argparse() -
     assert parse_light(Grouped(), ["x", "a"]) is None  # type: ignore[arg-type]
 
 
+def test_options_that_share_a_dest_read_as_argparse_reads_them() -> None:
+    from corefscore.cli.full_parser import new_parser
+
+    class Command:
+        NAME = "x"
+
+        @staticmethod
+        def add_parser(subparsers: Any) -> None:
+            p = subparsers.add_parser("x")
+            p.add_argument("file")
+            p.add_argument("--fast", dest="speed", action="store_const", const="fast")
+            p.add_argument("--speed", default="slow", choices=("slow", "fast", "medium"))
+            p.add_argument("--on", dest="switch", action="store_true")
+            p.add_argument("--off", dest="switch", action="store_false")
+            p.add_argument("--n", type=int, default="7")
+
+        @staticmethod
+        def run(args: Any) -> int:
+            return 0
+
+    parser = new_parser([Command()])  # type: ignore[list-item]
+    for words in (
+        ["x", "a"],
+        ["x", "a", "--speed", "medium"],
+        ["x", "a", "--on"],
+        ["x", "--off", "a"],
+        ["x", "a", "--on", "--off"],
+        ["x", "a", "--n=3"],
+    ):
+        light = parse_light(Command(), words)  # type: ignore[arg-type]
+        assert light is not None, words
+        assert vars(light) == vars(parser.parse_args(words)), words
+    # --fast (store_const) is argparse's to read.
+    assert parse_light(Command(), ["x", "a", "--fast"]) is None  # type: ignore[arg-type]
+
+
 def test_the_command_runs_the_same_either_way(capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
 

@@ -197,7 +197,8 @@ def _read(recorder: _Recorder, words: Sequence[str]) -> dict[str, Any]:
         raise _Unsupported
     values: dict[str, Any] = {}
     for option in recorder.options:
-        if option.dest in seen:
+        # Options that share a dest: argparse keeps the first one's default.
+        if option.dest in seen or option.dest in values:
             continue
         if option.required:
             raise _Unsupported
