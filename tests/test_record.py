@@ -305,9 +305,9 @@ def test_an_instance_of_a_plain_subclass_is_still_a_dataclass() -> None:
     assert dataclasses.replace(sub(1), a=2).a == 2
 
 
-def corefscore_records() -> list[type]:
-    """Every record class of the package, from every module that imports here (the
-    optional extras' modules are skipped when their extra is missing)."""
+def package_classes(wanted: Callable[[type], bool]) -> list[type]:
+    """The ``wanted`` classes defined in the package's modules, from every module that
+    imports here (the optional extras' modules are skipped when their extra is missing)."""
     import pkgutil
 
     import corefscore
@@ -321,13 +321,14 @@ def corefscore_records() -> list[type]:
         except (ImportError, UsageError):  # an extra's module, the extra missing
             continue
         for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and "__record_fields__" in value.__dict__
-                and value.__module__ == info.name
-            ):
+            if isinstance(value, type) and value.__module__ == info.name and wanted(value):
                 found.append(value)
     return found
+
+
+def corefscore_records() -> list[type]:
+    """Every record class of the package."""
+    return package_classes(lambda cls: "__record_fields__" in cls.__dict__)
 
 
 def test_corefscore_records_match_their_dataclass_twins() -> None:

@@ -8,18 +8,16 @@ instead of ``ForwardRef`` objects (``typing.get_type_hints`` reads both the same
 from __future__ import annotations
 
 import copy
-import importlib
 import pickle
-import pkgutil
 import sys
 import typing
 from typing import Any
 
 import pytest
 
-import corefscore
 from corefscore import _record
-from corefscore.errors import UsageError
+
+from .test_record import package_classes
 
 HEADER = "from __future__ import annotations\n"
 
@@ -197,20 +195,14 @@ class T(Base, total=False):
 
 def corefscore_classes() -> list[type]:
     """Every NamedTuple and TypedDict class of corefscore's modules."""
-    found = []
-    for info in pkgutil.walk_packages(corefscore.__path__, "corefscore."):
-        if info.name.endswith("__main__") or info.name == _record.__name__:
-            continue
-        try:
-            module = importlib.import_module(info.name)
-        except (ImportError, UsageError):  # an extra's module, the extra missing
-            continue
-        for value in vars(module).values():
-            if isinstance(value, type) and value.__module__ == info.name:
-                named_tuple = issubclass(value, tuple) and hasattr(value, "_field_defaults")
-                if named_tuple or type(value).__name__ == "_TypedDictMeta":
-                    found.append(value)
-    return found
+
+    def typed(cls: type) -> bool:
+        if cls.__module__ == _record.__name__:
+            return False  # the stand-ins' own bases
+        named_tuple = issubclass(cls, tuple) and hasattr(cls, "_field_defaults")
+        return named_tuple or type(cls).__name__ == "_TypedDictMeta"
+
+    return package_classes(typed)
 
 
 def test_corefscore_s_classes_are_made_here_and_read_as_typing_reads_them() -> None:

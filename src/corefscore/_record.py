@@ -698,18 +698,23 @@ else:
                     _set_name(made, key, value)
             return made  # type: ignore[no-any-return]
 
-    _NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+    class _Base:
+        """What ``class C(NamedTuple):`` and ``class C(TypedDict, total=...):`` name:
+        as typing's own do, it puts its class among the bases in its place."""
 
-    class _NamedTupleFactory:
-        """``class C(NamedTuple):``, as typing's ``NamedTuple`` reads it."""
+        __slots__ = ("base", "name")
 
-        __slots__ = ()
+        def __init__(self, base: type, name: str) -> None:
+            self.base = base
+            self.name = name
 
         def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type]:
-            return (_NamedTupleBase,)
+            return (self.base,)
 
         def __repr__(self) -> str:
-            return "corefscore._record.NamedTuple"
+            return f"corefscore._record.{self.name}"
+
+    _NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
 
     class _TypedDictMeta(type):
         def __new__(
@@ -751,16 +756,5 @@ else:
 
     _TypedDictBase = type.__new__(_TypedDictMeta, "TypedDict", (), {})
 
-    class _TypedDictFactory:
-        """``class C(TypedDict, total=...):``, as typing's ``TypedDict`` reads it."""
-
-        __slots__ = ()
-
-        def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type]:
-            return (_TypedDictBase,)
-
-        def __repr__(self) -> str:
-            return "corefscore._record.TypedDict"
-
-    NamedTuple: Any = _NamedTupleFactory()
-    TypedDict: Any = _TypedDictFactory()
+    NamedTuple: Any = _Base(_NamedTupleBase, "NamedTuple")
+    TypedDict: Any = _Base(_TypedDictBase, "TypedDict")
