@@ -8,6 +8,7 @@ spoiled the ways users spoil them.
 
 from __future__ import annotations
 
+import argparse
 import string
 from typing import Any
 
@@ -231,6 +232,79 @@ def test_a_declaration_beyond_the_light_parser_leaves_every_line_to_argparse() -
             p.add_mutually_exclusive_group().add_argument("--a", action="store_true")
 
     assert parse_light(Grouped(), ["x", "a"]) is None  # type: ignore[arg-type]
+
+
+def fake_command(declare: Any) -> Any:
+    """A command named "x" whose options ``declare(parser)`` adds."""
+
+    class Command:
+        NAME = "x"
+
+        @staticmethod
+        def add_parser(subparsers: Any) -> None:
+            declare(subparsers.add_parser("x"))
+
+        @staticmethod
+        def run(args: Any) -> int:
+            return 0
+
+    return Command()
+
+
+@pytest.mark.parametrize(
+    "declare",
+    [
+        lambda p: p.add_argument("--a", action=type("Custom", (argparse.Action,), {})),
+        lambda p: p.add_argument("file", nargs="?"),
+        lambda p: p.add_argument("file", "other"),
+        lambda p: p.add_argument("file", default="x"),
+        lambda p: (p.add_argument("--a"), p.add_argument("--a")),
+        lambda p: p.add_argument("--a", "b"),
+        lambda p: p.set_defaults(a=1),
+        lambda p: p.add_subparsers(dest="kind"),
+    ],
+)
+def test_a_declaration_the_recorder_cannot_stand_in_for_goes_to_argparse(declare: Any) -> None:
+    assert parse_light(fake_command(declare), ["x"]) is None
+
+
+def test_the_light_parser_reads_only_its_own_command() -> None:
+    command = fake_command(lambda p: p.add_argument("file"))
+    assert parse_light(command, ["y", "a"]) is None
+    assert parse_light(command, []) is None
+    assert vars(parse_light(command, ["x", "a"])) == {"command": "x", "file": "a"}
+
+    class Silent:
+        NAME = "x"
+
+        @staticmethod
+        def add_parser(subparsers: Any) -> None:
+            pass  # declares no sub-parser
+
+    assert parse_light(Silent(), ["x"]) is None  # type: ignore[arg-type]
+
+    class Misnamed(Silent):
+        @staticmethod
+        def add_parser(subparsers: Any) -> None:
+            subparsers.add_parser("y")
+
+    assert parse_light(Misnamed(), ["x"]) is None  # type: ignore[arg-type]
+
+
+def test_required_and_suppressed_options_as_argparse_reads_them() -> None:
+    from corefscore.cli.full_parser import new_parser
+
+    def declare(p: Any) -> None:
+        p.add_argument("--to", required=True)
+        p.add_argument("--hidden", default=argparse.SUPPRESS)
+
+    command = fake_command(declare)
+    parser = new_parser([command])
+    assert parse_light(command, ["x"]) is None  # --to missing: argparse's error
+    for words in (["x", "--to", "a"], ["x", "--to=a", "--hidden", "b"]):
+        light = parse_light(command, words)
+        assert light is not None
+        assert vars(light) == vars(parser.parse_args(words)), words
 
 
 def test_options_that_share_a_dest_read_as_argparse_reads_them() -> None:
