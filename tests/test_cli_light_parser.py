@@ -209,31 +209,6 @@ def test_common_lines_are_read_lightly_and_the_same(words: list[str]) -> None:
     assert got["command"] == words[0]
 
 
-def test_a_declaration_beyond_the_light_parser_leaves_every_line_to_argparse() -> None:
-    class Command:
-        NAME = "x"
-
-        @staticmethod
-        def add_parser(subparsers: Any) -> None:
-            p = subparsers.add_parser("x")
-            p.add_argument("files", nargs="+")
-
-        @staticmethod
-        def run(args: Any) -> int:
-            return 0
-
-    assert parse_light(Command(), ["x", "a"]) is None  # type: ignore[arg-type]
-
-    class Grouped(Command):
-        @staticmethod
-        def add_parser(subparsers: Any) -> None:
-            p = subparsers.add_parser("x")
-            p.add_argument("file")
-            p.add_mutually_exclusive_group().add_argument("--a", action="store_true")
-
-    assert parse_light(Grouped(), ["x", "a"]) is None  # type: ignore[arg-type]
-
-
 def fake_command(declare: Any) -> Any:
     """A command named "x" whose options ``declare(parser)`` adds."""
 
@@ -262,6 +237,8 @@ def fake_command(declare: Any) -> Any:
         lambda p: p.add_argument("--a", "b"),
         lambda p: p.set_defaults(a=1),
         lambda p: p.add_subparsers(dest="kind"),
+        lambda p: p.add_argument("files", nargs="+"),
+        lambda p: p.add_mutually_exclusive_group().add_argument("--a", action="store_true"),
     ],
 )
 def test_a_declaration_the_recorder_cannot_stand_in_for_goes_to_argparse(declare: Any) -> None:
@@ -310,24 +287,16 @@ def test_required_and_suppressed_options_as_argparse_reads_them() -> None:
 def test_options_that_share_a_dest_read_as_argparse_reads_them() -> None:
     from corefscore.cli.full_parser import new_parser
 
-    class Command:
-        NAME = "x"
+    def declare(p: Any) -> None:
+        p.add_argument("file")
+        p.add_argument("--fast", dest="speed", action="store_const", const="fast")
+        p.add_argument("--speed", default="slow", choices=("slow", "fast", "medium"))
+        p.add_argument("--on", dest="switch", action="store_true")
+        p.add_argument("--off", dest="switch", action="store_false")
+        p.add_argument("--n", type=int, default="7")
 
-        @staticmethod
-        def add_parser(subparsers: Any) -> None:
-            p = subparsers.add_parser("x")
-            p.add_argument("file")
-            p.add_argument("--fast", dest="speed", action="store_const", const="fast")
-            p.add_argument("--speed", default="slow", choices=("slow", "fast", "medium"))
-            p.add_argument("--on", dest="switch", action="store_true")
-            p.add_argument("--off", dest="switch", action="store_false")
-            p.add_argument("--n", type=int, default="7")
-
-        @staticmethod
-        def run(args: Any) -> int:
-            return 0
-
-    parser = new_parser([Command()])  # type: ignore[list-item]
+    command = fake_command(declare)
+    parser = new_parser([command])
     for words in (
         ["x", "a"],
         ["x", "a", "--speed", "medium"],
@@ -336,11 +305,11 @@ def test_options_that_share_a_dest_read_as_argparse_reads_them() -> None:
         ["x", "a", "--on", "--off"],
         ["x", "a", "--n=3"],
     ):
-        light = parse_light(Command(), words)  # type: ignore[arg-type]
+        light = parse_light(command, words)
         assert light is not None, words
         assert vars(light) == vars(parser.parse_args(words)), words
     # --fast (store_const) is argparse's to read.
-    assert parse_light(Command(), ["x", "a", "--fast"]) is None  # type: ignore[arg-type]
+    assert parse_light(command, ["x", "a", "--fast"]) is None
 
 
 def test_the_command_runs_the_same_either_way(capsys: pytest.CaptureFixture[str]) -> None:
