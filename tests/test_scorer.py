@@ -247,6 +247,69 @@ def test_update_on_plain_clusters_equals_scoring_their_documents(
         assert plain.compute().metrics == documents.compute().metrics
 
 
+_DOC_IDS = st.sampled_from(["a", "b", "c"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(_DOC_IDS, _CLUSTERS, max_size=3),
+    st.dictionaries(_DOC_IDS, _CLUSTERS, max_size=3),
+    st.sampled_from(range(len(_OPTIONS))),
+    st.booleans(),
+    st.sampled_from([2000, 12]),
+)
+def test_score_on_plain_clusters_equals_scoring_their_corpora(
+    key: dict[str, list[list[tuple[int, int]]]],
+    response: dict[str, list[list[tuple[int, int]]]],
+    which: int,
+    per_document: bool,
+    limit: int,
+) -> None:
+    # score() reads the usual input without corpora when it may (the same
+    # documents on both sides, at most LIST_MENTIONS mentions in all): the
+    # numbers, warnings and errors are the corpora's, bit for bit.
+    from unittest import mock
+
+    from corefscore.engines import objects
+
+    def run() -> object:
+        try:
+            result = corefscore.score(key, response, per_document=per_document, **_OPTIONS[which])
+        except (InputError, UsageError) as exc:
+            return str(exc)
+        return result.to_dict(), result.document_statistics
+
+    with mock.patch.object(objects, "LIST_MENTIONS", limit):
+        plain = run()
+        with mock.patch.object(objects, "score_plain_corpus", lambda *args: None):
+            corpora = run()
+    assert plain == corpora
+
+
+def test_score_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    from corefscore.engines import objects
+
+    taken: list[object] = []
+    real = objects.score_plain_corpus
+    monkeypatch.setattr(
+        objects, "score_plain_corpus", lambda *a: taken.append(real(*a)) or taken[-1]
+    )
+    assert corefscore.score(KEY, RESPONSE)["muc"].recall_num == 2
+    corefscore.score(KEY, {"d1": RESPONSE["d1"]})  # d2 unpaired: the corpora's path
+    corefscore.score({"d": [[(0, 0), (0, 0)]]}, {"d": [[(0, 0)]]})  # a repeated span
+    corefscore.score(KEY, RESPONSE, singletons="drop")  # a regime to apply
+    # d1 holds 6 mentions and d2 7: each under the bound, but not together.
+    monkeypatch.setattr(objects, "LIST_MENTIONS", 12)
+    corefscore.score(KEY, RESPONSE)
+    monkeypatch.setattr(objects, "LIST_MENTIONS", 13)
+    corefscore.score(KEY, RESPONSE)
+    assert taken[0] is not None and taken[1:5] == [None, None, None, None]
+    assert taken[5] == taken[0]
+    first = taken[0]
+    assert isinstance(first, dict) and list(first) == ["d1", "d2"]
+    assert first["d1"]["muc"] == (1.0, 1.0, 1.0, 2.0)  # one key link of one, one of two
+
+
 def test_update_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.MonkeyPatch) -> None:
     from corefscore.engines import objects
 

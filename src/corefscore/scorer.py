@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from .engines import check as check_engine
 from .errors import InputError, UsageError
 from .evaluation import Evaluation, EvaluationOptions
 from .model import (
@@ -300,10 +301,21 @@ def score(
     their twins; ``remove_nested`` keeps only maximal spans. Every option is
     described at ``corefscore.evaluation.Evaluation.create``.
     """
+    chosen = Evaluation.of(evaluation, options)
+    # The usual input (the same documents on both sides, lists of (start, end)
+    # pairs of ints) is scored without corpora when their preparation would
+    # change nothing: a model's evaluation may call this on every small batch.
+    engine = _objects or _load_objects()
+    statistics = engine.score_plain_corpus(key, response, chosen)
+    if statistics is not None:
+        check_engine(chosen, "objects")
+        return build_result(
+            chosen, statistics, per_document=per_document, options={"documents": None}
+        )
     return evaluate(
         corpus_from_mapping(key, side="key"),
         corpus_from_mapping(response, side="response"),
-        Evaluation.of(evaluation, options),
+        chosen,
         per_document=per_document,
     )
 

@@ -77,6 +77,35 @@ def score_plain_clusters(
     return _list_statistics(lists, evaluation)
 
 
+def score_plain_corpus(
+    key: object, response: object, evaluation: Evaluation
+) -> dict[str, Statistics] | None:
+    """``document_statistics`` of two ``{doc_id: clusters}`` mappings, without
+    making corpora, when ``score_plain_clusters`` applies to every document, the
+    two sides name the same documents (string ids, so that pairing has nothing
+    to say) and all of them hold at most ``LIST_MENTIONS`` mentions, the bound
+    under which the documents' path scores them on lists too. ``None``
+    otherwise, for ``score`` to take that path (the same statistics, and the
+    warnings and errors this one cannot give)."""
+    if type(key) is not dict or type(response) is not dict or not key:
+        return None
+    if evaluation.scope.cross_document or not _plain_ready(evaluation):
+        return None
+    if key.keys() != response.keys():
+        return None
+    budget = LIST_MENTIONS
+    out: dict[str, Statistics] = {}
+    for doc_id, clusters in key.items():
+        if type(doc_id) is not str:
+            return None
+        lists = clusters_list_table(clusters, response[doc_id], budget)
+        if lists is None:
+            return None
+        budget -= lists.key_mentions + lists.response_mentions
+        out[doc_id] = _list_statistics(lists, evaluation)
+    return out
+
+
 def _plain_ready(evaluation: Evaluation) -> bool:
     """Whether ``score_plain_clusters`` may score for ``evaluation``: what
     ``_prepared`` does to a pair without repeated spans, optional mentions or
