@@ -1,0 +1,47 @@
+"""MetricScore, the result of every metric: made from counts as by its constructor."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from corefscore.metrics.base import BlancScore, MetricScore, f_measure, ratio
+
+_COUNT = st.one_of(st.integers(0, 50), st.floats(0, 50, allow_nan=False))
+
+
+@given(_COUNT, _COUNT, _COUNT, _COUNT)
+def test_from_counts_is_the_record_its_constructor_makes(
+    recall_num: float, recall_den: float, precision_num: float, precision_den: float
+) -> None:
+    # from_counts sets the fields without __init__ (it runs for every metric of every
+    # result): nothing else may differ, and a new field or __post_init__ would show here.
+    made = MetricScore.from_counts(recall_num, recall_den, precision_num, precision_den)
+    recall, precision = ratio(recall_num, recall_den), ratio(precision_num, precision_den)
+    built = MetricScore(
+        recall,
+        precision,
+        f_measure(recall, precision),
+        float(recall_num),
+        float(recall_den),
+        float(precision_num),
+        float(precision_den),
+    )
+    assert vars(made) == vars(built)
+    assert list(vars(made)) == [f.name for f in dataclasses.fields(MetricScore)]
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built
+    assert made.to_dict() == built.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.recall = 0.0  # type: ignore[misc]
+
+
+def test_from_counts_of_a_subclass_runs_its_constructor() -> None:
+    score = BlancScore.from_counts(1, 2, 3, 4)
+    assert type(score) is BlancScore
+    assert (score.recall, score.precision) == (0.5, 0.75)
+    assert score.coref == MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)  # its default
