@@ -305,6 +305,11 @@ def test_score_takes_the_plain_path_for_the_usual_input(monkeypatch: pytest.Monk
     corefscore.score(KEY, RESPONSE)
     assert taken[0] is not None and taken[1:5] == [None, None, None, None]
     assert taken[5] == taken[0]
+    # Ids that are not strings: the corpora's path names the documents str(id).
+    by_number = corefscore.score({7: KEY["d1"]}, {7: RESPONSE["d1"]}, per_document=True)
+    assert taken[6] is None
+    assert by_number.documents is not None and list(by_number.documents) == ["7"]
+    assert by_number["muc"] == corefscore.score({"7": KEY["d1"]}, {"7": RESPONSE["d1"]})["muc"]
     first = taken[0]
     assert isinstance(first, dict) and list(first) == ["d1", "d2"]
     assert first["d1"]["muc"] == (1.0, 1.0, 1.0, 2.0)  # one key link of one, one of two
