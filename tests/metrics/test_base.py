@@ -47,3 +47,44 @@ def test_from_counts_of_a_subclass_runs_its_constructor() -> None:
     assert type(score) is BlancScore
     assert (score.recall, score.precision) == (0.5, 0.75)
     assert score.coref == MetricScore(0.0, 0.0, 0.0, 0, 0, 0, 0)  # its default
+
+
+@given(_COUNT, _COUNT, _COUNT, _COUNT)
+def test_blanc_combined_is_the_record_its_constructor_makes(
+    recall: float, precision: float, num: float, den: float
+) -> None:
+    # combined() also skips __init__ (one per BLANC result and document).
+    coref = MetricScore.from_counts(num, den, num, den)
+    noncoref = MetricScore.from_counts(den, num, num, den)
+    f1 = f_measure(recall, precision)
+    made = BlancScore.combined(recall, precision, f1, coref, noncoref)
+    built = BlancScore(
+        recall=recall,
+        precision=precision,
+        f1=f1,
+        recall_num=recall,
+        recall_den=1,
+        precision_num=precision,
+        precision_den=1,
+        coref=coref,
+        noncoref=noncoref,
+    )
+    assert type(made) is BlancScore
+    assert vars(made) == vars(built)
+    assert list(vars(made)) == [f.name for f in dataclasses.fields(BlancScore)]
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built
+    assert made.to_dict() == built.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.coref = coref  # type: ignore[misc]
+
+
+def test_combined_of_a_subclass_runs_its_constructor() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Checked(BlancScore):
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "recall_den", 2.0)
+
+    part = MetricScore.from_counts(1, 2, 1, 2)
+    score = Checked.combined(0.5, 0.5, 0.5, part, part)
+    assert type(score) is Checked and score.recall_den == 2.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._record import asdict, field, record
 
@@ -15,6 +15,8 @@ else:
 
 if TYPE_CHECKING:
     from ..contingency import ContingencyTable, ListTable
+
+_Score = TypeVar("_Score", bound="MetricScore")
 
 
 def sequential_sum(values: np.ndarray) -> float:
@@ -40,6 +42,17 @@ def f_measure(recall: float, precision: float) -> float:
     return 2 * precision * recall / (precision + recall) if recall + precision else 0.0
 
 
+def _made(cls: type[_Score], fields: dict[str, Any]) -> _Score:
+    """An instance of the record ``cls`` holding ``fields``, which must be all of
+    its fields in order, without the record's generic ``__init__`` (a tenth of
+    ``score()`` on a small document, bench/library.py): for the scores made for
+    every metric of every result and document. tests/metrics/test_base.py checks
+    that it makes the constructor's record."""
+    made = object.__new__(cls)
+    object.__setattr__(made, "__dict__", fields)
+    return made
+
+
 @record(frozen=True)
 class MetricScore:
     """Recall, precision and F1 of one metric, with the counts they come from.
@@ -61,12 +74,14 @@ class MetricScore:
         cls, recall_num: float, recall_den: float, precision_num: float, precision_den: float
     ) -> MetricScore:
         """The score of summed numerators and denominators."""
-        recall = ratio(recall_num, recall_den)
-        precision = ratio(precision_num, precision_den)
+        # ratio() and f_measure(), written out: every metric's score of every
+        # result and document is made here (the same operations, the same bits).
+        recall = recall_num / recall_den if recall_den else 0.0
+        precision = precision_num / precision_den if precision_den else 0.0
         fields = {
             "recall": recall,
             "precision": precision,
-            "f1": f_measure(recall, precision),
+            "f1": 2 * precision * recall / (precision + recall) if recall + precision else 0.0,
             "recall_num": float(recall_num),
             "recall_den": float(recall_den),
             "precision_num": float(precision_num),
@@ -74,13 +89,7 @@ class MetricScore:
         }
         if cls is not MetricScore:  # a subclass may have more to set
             return cls(**fields)
-        # Its fields are all a MetricScore holds (tests/metrics/test_base.py checks it),
-        # set without the record's generic __init__: every metric's score of every
-        # result and document is made here, and that __init__ was a tenth of
-        # score() on a small document (bench/library.py).
-        score = object.__new__(cls)
-        score.__dict__.update(fields)
-        return score
+        return _made(cls, fields)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,17 +116,20 @@ class BlancScore(MetricScore):
         noncoref: MetricScore,
     ) -> BlancScore:
         """A combined BLANC score, its recall and precision over a denominator of 1."""
-        return cls(
-            recall=recall,
-            precision=precision,
-            f1=f1,
-            recall_num=recall,
-            recall_den=1,
-            precision_num=precision,
-            precision_den=1,
-            coref=coref,
-            noncoref=noncoref,
-        )
+        fields: dict[str, Any] = {
+            "recall": recall,
+            "precision": precision,
+            "f1": f1,
+            "recall_num": recall,
+            "recall_den": 1,
+            "precision_num": precision,
+            "precision_den": 1,
+            "coref": coref,
+            "noncoref": noncoref,
+        }
+        if cls is not BlancScore:
+            return cls(**fields)
+        return _made(cls, fields)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if k not in ("coref", "noncoref")}
