@@ -171,6 +171,9 @@ def test_the_integer_optimum_is_the_dense_solvers(cells: list[tuple[int, int, in
         searched = ceaf._enumerated(lines, others, ids, counts, ties=False)
         if searched is not None:
             assert searched[1] == expected
+        plain = ceaf._maxima_value(lines, others, ids, counts)
+        if plain is not None:
+            assert plain == expected
         if len(set(lines)) == 2:
             assert ceaf._two_line_value(lines, others, ids, counts) == expected
 
@@ -187,6 +190,28 @@ def test_the_search_refuses_ties_and_gives_up_when_too_long(
     assert ceaf._enumerated(rows, cols, cells, [2.0, 1.0, 1.0, 3.0], ties=True) == ([0, 3], 5.0)
     monkeypatch.setattr(ceaf, "_ENUMERATION_NODES", 2)
     assert ceaf._enumerated(rows, cols, cells, [2.0, 1.0, 1.0, 3.0], ties=True) is None
+
+
+def test_the_maxima_shortcut_takes_the_first_of_ties_and_refuses_shared_columns() -> None:
+    # Three key and three response entities; rows 0 and 1 both peak in column 0,
+    # so the search decides: 3 + 1 + 1 or 1 + 2 + 2.
+    rows, cols, counts = [0, 0, 1, 1, 2, 2], [0, 1, 0, 2, 1, 2], [3, 1, 2, 1, 1, 2]
+    assert ceaf._maxima_value(rows, cols, list(range(6)), counts) is None
+    assert ceaf._component_value(rows, cols, list(range(6)), counts) == 5
+    # Row 1 peaks in column 2, and so does row 2: refused again.
+    counts = [3, 1, 2, 4, 1, 2]
+    assert ceaf._maxima_value(rows, cols, list(range(6)), counts) is None
+    # Rows 0, 1 and 2 peak in columns 0, 2 and 1: their maxima, 3 + 4 + 2, are Φ*.
+    counts = [3, 1, 2, 4, 2, 1]
+    assert ceaf._maxima_value(rows, cols, list(range(6)), counts) == 9
+    assert ceaf._component_value(rows, cols, list(range(6)), counts) == 9
+    rows, cols, cells = [0, 0, 1, 1], [0, 1, 0, 1], [0, 1, 2, 3]
+    # Row 0 ties; its first maximum (column 0) and row 1's (column 1) are distinct.
+    assert ceaf._maxima_value(rows, cols, cells, [2, 2, 1, 5]) == 7
+    # The first of row 1's ties is column 0, shared with row 0: refused, though
+    # another choice of maxima would reach the bound (the search finds it).
+    assert ceaf._maxima_value(rows, cols, cells, [4, 1, 3, 3]) is None
+    assert ceaf._component_value(rows, cols, cells, [4, 1, 3, 3]) == 7
 
 
 def test_distinct_maxima_refuses_ties_and_shared_columns() -> None:
