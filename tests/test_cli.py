@@ -612,6 +612,31 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     assert not loaded & never, sorted(loaded & never)
 
 
+def test_the_score_command_compiles_no_source_of_its_own(tmp_path: Path) -> None:
+    # A string annotation or bound that typing turns into a ForwardRef is compiled
+    # at run time, and the first compilation of a process builds the compiler's
+    # syntax-tree types: 9 million instructions, a sixth of `corefscore score` on
+    # small files over the import (a TypeVar's bound="MetricScore" did it once).
+    # The only source compiled is collections.namedtuple's constructor of each
+    # typed tuple; modules are compiled only when their bytecode is not cached.
+    key, response = small_pair(tmp_path)
+    code = (
+        "import sys\n"
+        "def hook(event, args):\n"
+        "    if event == 'compile' and args[1] == '<string>':\n"
+        "        source = args[0] if isinstance(args[0], bytes) else str(args[0]).encode()\n"
+        "        if not source.startswith(b'lambda _cls, '):\n"
+        "            print('compiled:', source[:80], file=sys.stderr)\n"
+        "sys.addaudithook(hook)\n"
+        "from corefscore.cli import entry_point\n"
+        f"sys.argv = ['corefscore', 'score', {str(key)!r}, {str(response)!r}]\n"
+        "entry_point()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "MUC" in proc.stdout, proc.stderr
+    assert "compiled:" not in proc.stderr, proc.stderr
+
+
 def test_the_command_keeps_freed_memory_once_it_works_with_arrays(tmp_path: Path) -> None:
     # keep_freed_memory tunes the whole process: only the command's own process
     # does it, once numpy is needed, never a small run or a caller of main().

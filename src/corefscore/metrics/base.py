@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .._record import asdict, field, record
 
@@ -14,9 +14,14 @@ else:
 
 
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from ..contingency import ContingencyTable, ListTable
 
-_Score = TypeVar("_Score", bound="MetricScore")
+    # For type checkers only: at run time a string bound is compiled (ForwardRef),
+    # and the first compilation of a process costs `corefscore score` 9 million
+    # instructions (docs/performance.md).
+    _Score = TypeVar("_Score", bound="MetricScore")
 
 
 def sequential_sum(values: np.ndarray) -> float:
