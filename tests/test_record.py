@@ -135,6 +135,22 @@ def test_a_record_behaves_as_a_dataclass(
         assert repr(copy.deepcopy(ours(a1, b, c))) == repr(copy.deepcopy(theirs(a1, b, c)))
 
 
+@pytest.mark.parametrize("frozen", [False, True])
+@given(a=values, b=st.text(max_size=2), c=st.tuples(st.integers(0, 2)))
+def test_made_from_makes_what_the_constructor_makes(
+    frozen: bool, a: Any, b: str, c: tuple[int, ...]
+) -> None:
+    # For records without slots (their fields are the instance's dict).
+    ours, _ = both("Point", ANNOTATIONS, BODY, {"frozen": frozen, "eq": True, "slots": False})
+    made: Any = _record.made_from(ours, {"a": a, "b": b, "c": c, "d": [1]})
+    built = ours(a, b, c, [1])
+    assert type(made) is ours
+    assert vars(made) == vars(built) and list(vars(made)) == list(vars(built))
+    assert repr(made) == repr(built) and (made == built) == (built == built)
+    assert same(made, built, lambda v, _: setattr(v, "a", 5))
+    assert same(made, built, lambda v, _: hash(v))
+
+
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(k for k, v in o.items() if v))
 def test_bad_construction_fails_as_for_a_dataclass(options: dict[str, bool]) -> None:
     ours, theirs = both("Point", ANNOTATIONS, BODY, options)

@@ -44,7 +44,7 @@ else:
         return lambda function: function
 
 
-__all__ = ["NamedTuple", "TypedDict", "asdict", "field", "record", "replace"]
+__all__ = ["NamedTuple", "TypedDict", "asdict", "field", "made_from", "record", "replace"]
 
 
 class _Missing:
@@ -609,6 +609,18 @@ def replace(obj: _T, /, **changes: Any) -> _T:
         elif f.name not in changes:
             changes[f.name] = getattr(obj, f.name)
     return type(obj)(**changes)
+
+
+def made_from(cls: type[_T], fields: dict[str, Any]) -> _T:
+    """The instance of the record ``cls`` that ``cls(**fields)`` makes, made without
+    its ``__init__``, for the few records made on every call of a training loop
+    (each metric's score, the result). ``fields`` must hold every field in order,
+    and ``cls`` must be a record without slots, ``__post_init__`` or
+    ``init=False`` fields: ``fields`` becomes the instance's ``__dict__``, as it
+    is. Tests compare what it makes with the constructor's for each such record."""
+    made: _T = object.__new__(cls)
+    object.__setattr__(made, "__dict__", fields)
+    return made
 
 
 def asdict(obj: Any) -> dict[str, Any]:

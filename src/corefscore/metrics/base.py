@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._record import asdict, field, record
+from .._record import asdict, field, made_from, record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -14,14 +14,7 @@ else:
 
 
 if TYPE_CHECKING:
-    from typing import TypeVar
-
     from ..contingency import ContingencyTable, ListTable
-
-    # For type checkers only: at run time a string bound is compiled (ForwardRef),
-    # and the first compilation of a process costs `corefscore score` 9 million
-    # instructions (docs/performance.md).
-    _Score = TypeVar("_Score", bound="MetricScore")
 
 
 def sequential_sum(values: np.ndarray) -> float:
@@ -45,17 +38,6 @@ def f_measure(recall: float, precision: float) -> float:
     """The harmonic mean of recall and precision (0 when both are 0)."""
     # Same operation order as the reference scorer, so the same bits.
     return 2 * precision * recall / (precision + recall) if recall + precision else 0.0
-
-
-def _made(cls: type[_Score], fields: dict[str, Any]) -> _Score:
-    """An instance of the record ``cls`` holding ``fields``, which must be all of
-    its fields in order, without the record's generic ``__init__`` (a tenth of
-    ``score()`` on a small document, bench/library.py): for the scores made for
-    every metric of every result and document. tests/metrics/test_base.py checks
-    that it makes the constructor's record."""
-    made = object.__new__(cls)
-    object.__setattr__(made, "__dict__", fields)
-    return made
 
 
 @record(frozen=True)
@@ -94,7 +76,7 @@ class MetricScore:
         }
         if cls is not MetricScore:  # a subclass may have more to set
             return cls(**fields)
-        return _made(cls, fields)
+        return made_from(cls, fields)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -134,7 +116,7 @@ class BlancScore(MetricScore):
         }
         if cls is not BlancScore:
             return cls(**fields)
-        return _made(cls, fields)
+        return made_from(cls, fields)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if k not in ("coref", "noncoref")}
