@@ -7,7 +7,7 @@ from itertools import accumulate
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from corefscore.errors import InputError
@@ -188,6 +188,8 @@ def test_iter_blocks_cuts_only_at_line_ends(
     ending a line (the last one may end the file without a newline), none empty."""
     end = b"\r\n" if crlf else b"\n"
     data = end.join(lines) + (end if lines and last_newline else b"")
+    # A UTF-16 byte-order mark is refused when the file is opened (see below).
+    assume(compress or data[:2] not in (b"\xff\xfe", b"\xfe\xff"))
     path = tmp_path_factory.mktemp("blocks") / "f.conll"
     path.write_bytes(gzip.compress(data) if compress else data)
     blocks = list(iter_blocks(str(path), size, start_size=start, start_bytes=4 * start))
