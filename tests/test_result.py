@@ -60,6 +60,16 @@ def test_build_result_makes_the_record_its_constructor_makes(
         made.conll = 0.0  # type: ignore[misc]
     if "ceafe" in made.metrics:
         assert made.conll == conll_score(made.metrics)
+    # Statistics that are tuples of floats already are taken as they stand.
+    vouched = build_result(
+        evaluation,
+        statistics,
+        warnings=warnings,
+        per_document=per_document,
+        options={"x": 1},
+        floats=True,
+    )
+    assert vouched.to_dict() == made.to_dict() and vouched == made
 
 
 def test_conll_score_is_the_mean_f1_of_muc_bcub_and_ceafe_when_all_are_there() -> None:

@@ -134,21 +134,25 @@ def build_result(
     per_document: bool = False,
     options: Mapping[str, Any] | None = None,
     signature: str | None = None,
+    floats: bool = False,
 ) -> ScoreResult:
     """The result of every document's statistics (what every engine returns).
 
     Corpus statistics are the correctly rounded sums (``math.fsum``) of the
     documents', so neither the order of documents nor the engine changes a
     bit. ``options`` (the inputs, ``documents``...) follow the evaluation's
-    own record in the result's ``options``.
+    own record in the result's ``options``. ``floats``: the caller vouches that
+    every statistic is a tuple of Python floats already (those of the built-in
+    list formulas, which tests/metrics/test_list_formulas.py checks), which a
+    lone document's sums then are as they stand.
     """
     metrics = evaluation.metrics
     totals: dict[str, MetricScore] = {}
     only = next(iter(statistics.values())) if len(statistics) == 1 else None
     for metric in metrics:
         if only is not None:
-            # The correctly rounded sum of one number is that number.
-            summed = tuple(map(float, only[metric.name]))
+            # The correctly rounded sum of one number is that number, as a float.
+            summed = only[metric.name] if floats else tuple(map(float, only[metric.name]))
         else:
             columns = zip(*(stats[metric.name] for stats in statistics.values()))
             summed = tuple(math.fsum(c) for c in columns) or (0,) * metric.width

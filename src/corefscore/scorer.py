@@ -309,8 +309,13 @@ def score(
     statistics = engine.score_plain_corpus(key, response, chosen)
     if statistics is not None:
         check_engine(chosen, "objects")
+        # Its statistics are the built-in list formulas': tuples of floats.
         return build_result(
-            chosen, statistics, per_document=per_document, options={"documents": None}
+            chosen,
+            statistics,
+            per_document=per_document,
+            options={"documents": None},
+            floats=True,
         )
     return evaluate(
         corpus_from_mapping(key, side="key"),
