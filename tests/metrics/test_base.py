@@ -16,6 +16,19 @@ from corefscore.metrics.base import BlancScore, MetricScore, f_measure, ratio
 _COUNT = st.one_of(st.integers(0, 50), st.floats(1e-3, 50))
 
 
+def assert_same_record(made: MetricScore, built: MetricScore) -> None:
+    """``made`` (without ``__init__``) is the record its constructor made (``built``):
+    type, fields and their order, equality, hash, repr, pickling, JSON form, frozenness."""
+    assert type(made) is type(built)
+    assert vars(made) == vars(built)
+    assert list(vars(made)) == [f.name for f in dataclasses.fields(type(built))]
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built
+    assert made.to_dict() == built.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.recall = 0.0  # type: ignore[misc]
+
+
 @given(_COUNT, _COUNT, _COUNT, _COUNT)
 def test_from_counts_is_the_record_its_constructor_makes(
     recall_num: float, recall_den: float, precision_num: float, precision_den: float
@@ -33,13 +46,7 @@ def test_from_counts_is_the_record_its_constructor_makes(
         float(precision_num),
         float(precision_den),
     )
-    assert vars(made) == vars(built)
-    assert list(vars(made)) == [f.name for f in dataclasses.fields(MetricScore)]
-    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
-    assert pickle.loads(pickle.dumps(made)) == built
-    assert made.to_dict() == built.to_dict()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.recall = 0.0  # type: ignore[misc]
+    assert_same_record(made, built)
 
 
 def test_from_counts_of_a_subclass_runs_its_constructor() -> None:
@@ -69,14 +76,7 @@ def test_blanc_combined_is_the_record_its_constructor_makes(
         coref=coref,
         noncoref=noncoref,
     )
-    assert type(made) is BlancScore
-    assert vars(made) == vars(built)
-    assert list(vars(made)) == [f.name for f in dataclasses.fields(BlancScore)]
-    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
-    assert pickle.loads(pickle.dumps(made)) == built
-    assert made.to_dict() == built.to_dict()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.coref = coref  # type: ignore[misc]
+    assert_same_record(made, built)
 
 
 def test_combined_of_a_subclass_runs_its_constructor() -> None:
