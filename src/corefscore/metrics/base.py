@@ -61,14 +61,12 @@ class MetricScore:
         cls, recall_num: float, recall_den: float, precision_num: float, precision_den: float
     ) -> MetricScore:
         """The score of summed numerators and denominators."""
-        # ratio() and f_measure(), written out: every metric's score of every
-        # result and document is made here (the same operations, the same bits).
-        recall = recall_num / recall_den if recall_den else 0.0
-        precision = precision_num / precision_den if precision_den else 0.0
+        recall = ratio(recall_num, recall_den)
+        precision = ratio(precision_num, precision_den)
         fields = {
             "recall": recall,
             "precision": precision,
-            "f1": 2 * precision * recall / (precision + recall) if recall + precision else 0.0,
+            "f1": f_measure(recall, precision),
             "recall_num": float(recall_num),
             "recall_den": float(recall_den),
             "precision_num": float(precision_num),
