@@ -246,6 +246,11 @@ def test_a_small_file_read_by_arrays() -> None:
         ("(123456789012345678)", "a label of 18 digits"),
         ("1)", "a closing bracket without its opening"),
         ("(1", "an opening bracket never closed"),
+        ("((1)", "an opening bracket without its number"),
+        ("(1))", "a closing bracket without its number"),
+        ("()", "brackets without a number"),
+        ("(1)2", "a number without brackets"),
+        ("(1)x", "a byte that no item holds"),
     ],
 )
 def test_the_arrays_hand_back_what_they_do_not_read(field: str, why: str) -> None:

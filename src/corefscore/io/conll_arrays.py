@@ -252,10 +252,11 @@ class _Block:
         self.field_ends = edges[1::2]
         # A line starts at a field's start or in white space before one: the
         # edges before it are the fields before it, two each.
-        firsts = np.searchsorted(edges, starts) >> 1
         #: The first field of each line, and one past the last line's last.
-        self.first_field = np.append(firsts, len(self.field_starts))
-        fields = np.diff(self.first_field)
+        self.first_field = np.empty(count + 1, dtype=np.int64)
+        np.right_shift(np.searchsorted(edges, starts), 1, out=self.first_field[:-1])
+        self.first_field[-1] = len(self.field_starts)
+        fields = self.first_field[1:] - self.first_field[:-1]
         comment = data[np.minimum(starts, len(data) - 1)] == 35
         token = (fields > 0) & ~comment
         self.token_lines = np.flatnonzero(token)
@@ -313,10 +314,13 @@ class _Block:
         # The word must exist and must not be the line's last (coreference) field.
         has = fields > layout + 1
         missing = np.zeros(len(lines) + 1, dtype=np.int64)
-        np.cumsum(~has, out=missing[1:])
         at = np.minimum(self.first_field[lines] + layout, len(self.field_starts) - 1)
-        starts = np.where(has, self.field_starts[at], 0)
-        sizes = np.where(has, self.field_ends[at] - self.field_starts[at], 0)
+        starts = self.field_starts[at]
+        sizes = self.field_ends[at] - starts
+        if not has.all():
+            np.cumsum(~has, out=missing[1:])
+            starts = np.where(has, starts, 0)
+            sizes = np.where(has, sizes, 0)
         chars, ends = _gathered(self.data, starts, sizes, newlines=False)
         offsets = np.zeros(len(lines) + 1, dtype=np.int64)
         offsets[1:] = ends
@@ -562,6 +566,8 @@ def _document_syntax(doc: _DocumentStart, source: str) -> Syntax:
 
 
 _POWERS = [10**e for e in range(_LABEL_DIGITS)]
+# The bytes of coreference fields: digits, brackets, bars and the fields' newlines.
+_ITEM_BYTES = b"0123456789()|\n"
 
 
 def _items(fields: npt.NDArray[np.uint8]) -> tuple[_Ints, _Ints, _Ints]:
@@ -569,24 +575,31 @@ def _items(fields: npt.NDArray[np.uint8]) -> tuple[_Ints, _Ints, _Ints]:
     and position. The grammar is the line-by-line reader's: items ``(N)``,
     ``(N`` and ``N)``, joined by ``|`` or run together, so each run of digits is
     one item, opening when a ``(`` precedes it, closing when a ``)`` follows."""
+    if fields.tobytes().translate(None, _ITEM_BYTES):
+        raise _Unhandled  # another byte
     digit = (fields >= 48) & (fields <= 57)
-    opening = fields == 40
-    closing = fields == 41
-    if not (digit | opening | closing | (fields == 124) | (fields == 10)).all():
-        raise _Unhandled
-    if not digit[np.flatnonzero(opening) + 1].all() or not digit[np.flatnonzero(closing) - 1].all():
-        raise _Unhandled  # a bracket without its number
-    edges = np.diff(digit.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
-    run_starts = np.flatnonzero(edges == 1)
-    run_ends = np.flatnonzero(edges == -1)
+    # The runs of digits: where digit changes, with no digit before and after.
+    padded = np.zeros(len(fields) + 2, dtype=bool)
+    padded[1:-1] = digit
+    bounds = np.flatnonzero(padded[1:] != padded[:-1])
+    run_starts = bounds[0::2]
+    run_ends = bounds[1::2]
     digits = run_ends - run_starts
     if len(digits) and int(digits.max()) > _LABEL_DIGITS:
         raise _Unhandled
+    # (A run at the very start reads the last byte, a newline, as its opening.)
     opened = fields[run_starts - 1] == 40
     closed = fields[run_ends] == 41
+    # Each bracket next to a number opens or closes that number's run: a bracket
+    # without its number makes more brackets than runs opened or closed.
+    if int(np.count_nonzero(fields == 40)) != int(np.count_nonzero(opened)) or int(
+        np.count_nonzero(fields == 41)
+    ) != int(np.count_nonzero(closed)):
+        raise _Unhandled
     if not (opened | closed).all():
         raise _Unhandled  # a bare number
-    kind = np.where(opened, np.where(closed, _SINGLE, _OPENING), _CLOSING).astype(np.int64)
+    # _SINGLE (opened and closed) 0, _OPENING 1, _CLOSING (closed only) 2.
+    kind = 2 - opened * (closed + 1)
     positions = np.flatnonzero(digit)
     run = np.repeat(np.arange(len(run_starts)), digits)
     powers = np.array(_POWERS, dtype=np.int64)[run_ends[run] - 1 - positions]
@@ -708,8 +721,11 @@ def _pair_brackets(by_entity: _Ints, group: _Ints, kind: _Ints, token: _Ints) ->
     new = np.ones(len(brackets), dtype=bool)
     new[1:] = owner[1:] != owner[:-1]
     firsts = np.flatnonzero(new)
-    depth -= np.repeat((depth - step)[firsts], np.diff(np.append(firsts, len(brackets))))
-    lasts = np.append(firsts[1:], len(brackets)) - 1
+    # Each entity's depths from 0: less the depth before its first bracket.
+    depth -= (depth - step)[firsts][np.cumsum(new) - 1]
+    lasts = np.empty_like(firsts)
+    lasts[:-1] = firsts[1:] - 1
+    lasts[-1] = len(brackets) - 1
     if int(depth.min()) < 0 or depth[lasts].any():
         raise _Unhandled  # a closing without its opening, or an opening never closed
     level = depth + (step < 0)
