@@ -163,6 +163,7 @@ ODD_EDITS: list[Callable[[str, random.Random], str]] = [
     lambda line, rng: line + "\r",
     lambda line, rng: line + "\x0c",
     lambda line, rng: "\x01" + line,
+    lambda line, rng: line + "\x00",
     lambda line, rng: " " + line,
     lambda line, rng: " \t ",
     lambda line, rng: "",
@@ -256,6 +257,27 @@ def test_a_small_file_read_by_arrays() -> None:
 def test_the_arrays_hand_back_what_they_do_not_read(field: str, why: str) -> None:
     text = TEXT.replace("Smith\t12)", f"Smith\t12)|{field}" if "(" in field else f"Smith\t{field}")
     assert arrays([text.encode()]) is None, why
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (b"\x00", "a NUL byte"),
+        (b"\xff", "a byte that is not UTF-8"),
+        (b"\xc3", "a UTF-8 sequence cut short"),
+    ],
+)
+def test_the_arrays_hand_back_text_the_line_reader_refuses(raw: bytes, why: str) -> None:
+    data = TEXT.encode().replace(b"Smith", b"Sm" + raw + b"ith", 1)
+    assert arrays([data]) is None, why
+    assert isinstance(by_lines([data]), str), why  # the line reader's error
+
+
+def test_the_arrays_read_text_beyond_ascii() -> None:
+    data = TEXT.replace("Smith", "Sm\u00eft\u0127", 1).encode()
+    corpus = arrays([data])
+    assert corpus is not None
+    assert facts(corpus) == facts(_read_blocks(iter([data]), "f"))
 
 
 def big_file(tmp_path: Path, edit: str = "") -> Path:

@@ -36,7 +36,6 @@ from .conll import (
     FormsDigest,
     _layout,
     _SyntaxBuilder,
-    _validate_text,
     _Words,
     checked_start,
 )
@@ -163,7 +162,6 @@ class _Reader:
         offset = 0  # lines of the file before the block
         tokens = 0  # token lines of the file before the block
         for block in checked_start(blocks, source):
-            _validate_text(block, source, offset)
             lines = _Block(block)
             before = lines.tokens_before
             lo = 0  # first line not yet known to be inside a document
@@ -222,22 +220,40 @@ class _Reader:
 
 class _Block:
     """The lines and fields of one block of whole lines, found with array
-    operations: the facts of ``conll._Lines``, for blocks whose only control
-    bytes are tabs, newlines and carriage returns before a newline (any other
-    is refused: ``bytes.split`` cuts at some of them, the fields here at all)."""
+    operations: the facts of ``conll._Lines``, for blocks of UTF-8 text whose
+    only control bytes are tabs, newlines and carriage returns before a newline
+    (any other, a NUL too, is refused: ``bytes.split`` cuts at some of them, the
+    fields here at all)."""
 
     def __init__(self, block: bytes):
         data = np.frombuffer(block, dtype=np.uint8)
-        newlines = np.flatnonzero(data == 10)
+        # Every control byte in one pass: the newlines, with the tabs and carriage
+        # returns when there are some, which are told apart by their bytes.
+        controls = np.flatnonzero(data < 32)
+        kinds = data[controls]
         has_tab = b"\t" in block
-        controls = len(newlines)
-        if has_tab:
-            controls += int(np.count_nonzero(data == 9))
-        returns = block.count(b"\r") if b"\r" in block else 0
-        if int(np.count_nonzero(data < 32)) != controls + returns:
-            raise _Unhandled  # another control byte
-        if returns and returns != block.count(b"\r\n"):
-            raise _Unhandled  # a carriage return that does not end a line
+        if has_tab or b"\r" in block:
+            line_ends = kinds == 10
+            returns = int(np.count_nonzero(kinds == 13))
+            if int(np.count_nonzero(kinds == 9)) + returns + int(
+                np.count_nonzero(line_ends)
+            ) != len(controls):
+                raise _Unhandled  # another control byte
+            if returns and returns != block.count(b"\r\n"):
+                raise _Unhandled  # a carriage return that does not end a line
+            newlines = controls[line_ends]
+        else:
+            if not (kinds == 10).all():
+                raise _Unhandled  # another control byte
+            newlines = controls
+        # ASCII found by one array reduction, a fraction of bytes.isascii's cost;
+        # other text must be UTF-8 (``conll._validate_text``'s errors, reported
+        # by the line-by-line reader).
+        if int(data.max()) >= 128:
+            try:
+                block.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _Unhandled from None
         count = len(newlines) + (not block.endswith(b"\n"))
         starts = np.zeros(count, dtype=np.int64)
         starts[1:] = newlines[: count - 1] + 1
