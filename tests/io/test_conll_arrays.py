@@ -273,6 +273,13 @@ def test_the_arrays_hand_back_text_the_line_reader_refuses(raw: bytes, why: str)
     assert isinstance(by_lines([data]), str), why  # the line reader's error
 
 
+def test_an_empty_block_is_no_line() -> None:
+    data = TEXT.encode()
+    corpus = arrays([data, b"", data[:0]])
+    assert corpus is not None
+    assert facts(corpus) == facts(_read_blocks(iter([data]), "f"))
+
+
 def test_the_arrays_read_text_beyond_ascii() -> None:
     data = TEXT.replace("Smith", "Sm\u00eft\u0127", 1).encode()
     corpus = arrays([data])

@@ -162,6 +162,8 @@ class _Reader:
         offset = 0  # lines of the file before the block
         tokens = 0  # token lines of the file before the block
         for block in checked_start(blocks, source):
+            if not block:
+                continue  # no line (only a file's first block is dropped when empty)
             lines = _Block(block)
             before = lines.tokens_before
             lo = 0  # first line not yet known to be inside a document
