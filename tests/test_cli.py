@@ -424,7 +424,7 @@ def test_the_command_ends_without_teardown_but_with_its_exit_handlers(tmp_path: 
         "sys.stderr.write('to stderr')\n"
         "end_process(3)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = run_code(code)
     assert (proc.returncode, proc.stdout, proc.stderr) == (3, "buffered, no newline", "to stderr")
     assert marker.read_text() == "ran"
 
@@ -436,7 +436,7 @@ def test_the_command_waits_for_a_running_thread() -> None:
         "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()\n"
         "end_process(0)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = run_code(code)
     assert (proc.returncode, proc.stdout) == (0, "thread done\n")
 
 
@@ -544,6 +544,16 @@ def test_a_file_written_by_the_command_is_complete(tmp_path: Path, name: str) ->
     assert converted.metrics == corefscore.score_files(KEY, KEY).metrics
 
 
+def run_code(code: str) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` in a fresh process, its output captured."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+
+
+def score_argv(key: Path, response: Path) -> str:
+    """The line of a ``python -c`` program that makes its command line ``corefscore score``."""
+    return f"sys.argv = ['corefscore', 'score', {str(key)!r}, {str(response)!r}]\n"
+
+
 def small_pair(tmp_path: Path) -> tuple[Path, Path]:
     """A two-token CoNLL key and a response that splits its entity."""
     key = tmp_path / "key.conll"
@@ -569,7 +579,7 @@ def test_small_inputs_are_scored_without_importing_numpy(tmp_path: Path) -> None
         f"code = main(['score', {str(key)!r}, {str(response)!r}])\n"
         "print('numpy' in sys.modules, code)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = run_code(code)
     assert proc.stdout.splitlines()[-1] == "False 0", proc.stderr
     assert "MUC" in proc.stdout
 
@@ -584,10 +594,10 @@ def test_the_score_command_loads_only_what_it_uses(tmp_path: Path) -> None:
     code = (
         "import atexit, runpy, sys\n"
         "atexit.register(lambda: print(' '.join(sorted(sys.modules)), file=sys.stderr))\n"
-        f"sys.argv = ['corefscore', 'score', {str(key)!r}, {str(response)!r}]\n"
-        "runpy.run_module('corefscore', run_name='__main__', alter_sys=True)\n"
+        + score_argv(key, response)
+        + "runpy.run_module('corefscore', run_name='__main__', alter_sys=True)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = run_code(code)
     assert proc.returncode == 0 and "MUC" in proc.stdout, proc.stderr
     loaded = set(proc.stderr.split())
     assert "corefscore.cli.score" in loaded
@@ -628,11 +638,9 @@ def test_the_score_command_compiles_no_source_of_its_own(tmp_path: Path) -> None
         "        if not source.startswith(b'lambda _cls, '):\n"
         "            print('compiled:', source[:80], file=sys.stderr)\n"
         "sys.addaudithook(hook)\n"
-        "from corefscore.cli import entry_point\n"
-        f"sys.argv = ['corefscore', 'score', {str(key)!r}, {str(response)!r}]\n"
-        "entry_point()\n"
+        "from corefscore.cli import entry_point\n" + score_argv(key, response) + "entry_point()\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = run_code(code)
     assert proc.returncode == 0 and "MUC" in proc.stdout, proc.stderr
     assert "compiled:" not in proc.stderr, proc.stderr
 
