@@ -17,7 +17,7 @@ alignment itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
@@ -326,18 +326,38 @@ def _distinct_maxima(
     bench/library.py's documents).
     """
     lines, others = (local_rows, local_cols) if by_rows else (local_cols, local_rows)
+    found = _line_maxima(lines, others, range(len(lines)), weights, refuse_ties=True)
+    if found is None:
+        return None
+    return [(local_rows[cell], local_cols[cell], weights[cell]) for cell in found]
+
+
+def _line_maxima(
+    lines: Sequence[int],
+    others: Sequence[int],
+    cells: Iterable[int],
+    weights: Sequence[float],
+    *,
+    refuse_ties: bool,
+) -> list[int] | None:
+    """The cell of each line's largest weight (the first of its ties), when those
+    cells lie on distinct other entities: an alignment that reaches the sum of the
+    lines' maxima, which bounds every alignment. ``None`` when two of them share an
+    other entity, or, with ``refuse_ties``, when a line's maximum is tied (the
+    optimum may then not be unique)."""
     best: dict[int, int] = {}  # line -> the cell of its largest weight
     tied: set[int] = set()
-    for cell, line in enumerate(lines):
+    for cell in cells:
+        line = lines[cell]
         held = best.get(line)
         if held is None or weights[cell] > weights[held]:
             best[line] = cell
             tied.discard(line)
-        elif weights[cell] == weights[held]:
+        elif refuse_ties and weights[cell] == weights[held]:
             tied.add(line)
     if tied or len({others[cell] for cell in best.values()}) < len(best):
         return None
-    return [(local_rows[cell], local_cols[cell], weights[cell]) for cell in best.values()]
+    return list(best.values())
 
 
 def _hungarian_component(
@@ -608,19 +628,12 @@ def _maxima_value(
     lines: list[int], others: list[int], cells: list[int], counts: list[int]
 ) -> int | None:
     """Φ* of a component when each line's largest cell (the first of its ties) lies
-    on a distinct other entity: the sum of the lines' maxima bounds every
-    alignment, and those cells reach it. ``None`` otherwise (``_enumerated``
-    searches then). Under φ3 a tie does not matter, as only Φ* is wanted. Two in
-    three of the components that come this far are settled here in
+    on a distinct other entity (``_line_maxima``). ``None`` otherwise
+    (``_enumerated`` searches then). Under φ3 a tie does not matter, as only Φ* is
+    wanted. Two in three of the components that come this far are settled here in
     bench/library.py's documents (41 of 62)."""
-    best: dict[int, int] = {}  # line -> the cell of its largest count
-    for cell in cells:
-        held = best.get(lines[cell])
-        if held is None or counts[cell] > counts[held]:
-            best[lines[cell]] = cell
-    if len({others[cell] for cell in best.values()}) < len(best):
-        return None
-    return sum(counts[cell] for cell in best.values())
+    found = _line_maxima(lines, others, cells, counts, refuse_ties=False)
+    return None if found is None else sum(counts[cell] for cell in found)
 
 
 def _component_value(rows: list[int], cols: list[int], cells: list[int], counts: list[int]) -> int:
