@@ -31,7 +31,6 @@ from .parser import (
     MATCHINGS,
     METRICS,
     POLICIES,
-    Command,
     system_names,
 )
 
@@ -56,6 +55,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     import argparse
+
+    from .parser import Command
 
     #: The commands, by name, in the order of ``corefscore --help``.
     COMMANDS: dict[str, Command]

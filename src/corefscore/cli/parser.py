@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Protocol
 
     from ..evaluation import Evaluation
     from .full_parser import Parser
@@ -45,14 +46,17 @@ EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
-class Command(Protocol):
-    """A command module: its name, its sub-parser, its body."""
+if TYPE_CHECKING:
+    # For type checkers only: a Protocol class costs about as much to create as
+    # a small module does to import, at every start-up.
+    class Command(Protocol):
+        """A command module: its name, its sub-parser, its body."""
 
-    NAME: str
+        NAME: str
 
-    def add_parser(self, subparsers: Subparsers) -> None: ...
+        def add_parser(self, subparsers: Subparsers) -> None: ...
 
-    def run(self, args: argparse.Namespace) -> int: ...
+        def run(self, args: argparse.Namespace) -> int: ...
 
 
 def add_pair_options(p: argparse.ArgumentParser, *, responses: bool = False) -> None:

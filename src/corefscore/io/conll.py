@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import os
 import re
-import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate, chain, islice, pairwise
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from .._record import replace
 from ..errors import InputError, shown
@@ -30,6 +29,8 @@ from ..model import Corpus, Document, Span, Syntax
 from .files import first_sight, lazy_pattern, open_binary, opening_block
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     import numpy as np
 else:
     from .._numpy import np
@@ -367,7 +368,17 @@ class FormsDigest:
 
 
 def _lengths(sizes: list[int]) -> bytes:
-    return struct.pack(f"<{len(sizes)}i", *sizes)
+    """``sizes`` as little-endian 32-bit integers, made without ``struct`` (whose
+    two modules cost a small file's reading more than all its calls here): a
+    word's length is under 256 bytes but in rare text, and then ``bytes`` takes
+    the lengths whole."""
+    try:
+        low = bytes(sizes)
+    except ValueError:  # a length of 256 or more
+        return b"".join(size.to_bytes(4, "little") for size in sizes)
+    packed = bytearray(4 * len(low))
+    packed[::4] = low
+    return bytes(packed)
 
 
 def _layout(first_field: bytes) -> int:
@@ -381,14 +392,16 @@ def _layout(first_field: bytes) -> int:
 _Words = tuple[int, bytes | None, bytes | None]
 
 
-class WordLines(Protocol):
-    """A block's lines as the forms digest reads them."""
+if TYPE_CHECKING:
+    # For type checkers only: a Protocol class is costly to create at start-up.
+    class WordLines(Protocol):
+        """A block's lines as the forms digest reads them."""
 
-    def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
-        """The word field of the token lines ``lo <= k < hi``: (layout, the words'
-        bytes one after the other, their lengths as little-endian 32-bit
-        integers); the bytes ``None`` when a line lacks that field; ``None``
-        without token lines."""
+        def words(self, lo: int, hi: int, layout: int | None) -> _Words | None:
+            """The word field of the token lines ``lo <= k < hi``: (layout, the words'
+            bytes one after the other, their lengths as little-endian 32-bit
+            integers); the bytes ``None`` when a line lacks that field; ``None``
+            without token lines."""
 
 
 class _Lines:
