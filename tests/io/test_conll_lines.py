@@ -90,3 +90,20 @@ def test_a_file_reads_the_same_by_plain_lines_and_by_arrays(
     assert [d.forms_digest for d in plain] == [d.forms_digest for d in arrays]
     assert plain["(b); part 000"].entities == (((0, 1),),)
     assert plain["(a); part 000"].forms_digest is not None
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 600) | st.integers(0, 2**31 - 1), max_size=40))
+def test_word_lengths_are_little_endian_32_bit_integers(sizes: list[int]) -> None:
+    import struct
+
+    assert conll._lengths(sizes) == struct.pack(f"<{len(sizes)}i", *sizes)
+
+
+def test_a_word_of_256_bytes_or_more_has_the_same_digest_either_way() -> None:
+    for size in (255, 256, 300, 70_000):
+        block = b"#begin document (d);\nd 0 0 " + b"w" * size + b" (0)\nd 0 1 x -\n#end document\n"
+        plain, arrays = _PlainLines(block), _Lines(block)
+        assert plain.words(0, plain.count, 3) == arrays.words(0, arrays.count, 3)
+        found = plain.words(0, plain.count, 3)
+        assert found is not None and found[2] == size.to_bytes(4, "little") + b"\x01\0\0\0"
