@@ -413,10 +413,9 @@ def _list_components(table: ListTable) -> _ListComponents:
     # Plain loops over lists: on a document's few dozen cells, Counter and
     # map/compress chains cost more than they save.
     row_degree = [0] * len(table.key_sizes)
-    for r in rows:
-        row_degree[r] += 1
     col_degree = [0] * len(table.response_sizes)
-    for c in cols:
+    for r, c in zip(rows, cols):
+        row_degree[r] += 1
         col_degree[c] += 1
     lone: list[int] = []
     rest: list[int] = []
@@ -456,8 +455,10 @@ def _list_components(table: ListTable) -> _ListComponents:
         for members in groups.values():
             members.sort()
             cells = [cell for _, _, cell in members]
-            first_col = members[0][1]
-            if members[-1][0] == members[0][0] or all(c == first_col for _, c, _ in members):
+            # One key (response) entity holds the whole component when all of
+            # that entity's cells are the component's.
+            first_row, first_col, _ = members[0]
+            if row_degree[first_row] == len(cells) or col_degree[first_col] == len(cells):
                 simple.append(cells)
             else:
                 solved.append(cells)
@@ -656,26 +657,28 @@ def _component_value(rows: list[int], cols: list[int], cells: list[int], counts:
     return sum(int(w) for _, _, w in _solve_layout(layout, [float(counts[c]) for c in cells]))
 
 
-def _list_alignment(table: ListTable, weights: list[float]) -> list[tuple[int, float]]:
+def _list_alignment(table: ListTable, weights: list[float]) -> list[float]:
     """``_align_positive`` on a small ``ListTable`` (``weights``: each cell's
-    similarity): (key entity, similarity) of each aligned pair, in key entity
-    order, by the same rules (a lone pair is aligned; a component with one key
-    or one response entity aligns its first pair of largest similarity in (key,
+    similarity): the similarity of each aligned pair, in key entity order, by
+    the same rules (a lone pair is aligned; a component with one key or one
+    response entity aligns its first pair of largest similarity in (key,
     response) order; any other one is solved exactly, its ties by ``_solve_layout``)."""
     rows, cols = table.rows, table.cols
     parts = _list_components(table)
-    chosen = [(rows[cell], weights[cell]) for cell in parts.lone]
+    # Each key entity is aligned at most once: a slot each keeps them in order.
+    aligned: list[float | None] = [None] * len(table.key_sizes)
+    for cell in parts.lone:
+        aligned[rows[cell]] = weights[cell]
     for cells in parts.simple:
         best = cells[0]
         for cell in cells:
             if weights[cell] > weights[best]:
                 best = cell
-        chosen.append((rows[best], weights[best]))
+        aligned[rows[best]] = weights[best]
     for cells in parts.solved:
-        chosen.extend(_component_alignment(rows, cols, cells, weights))
-    # Each key entity is aligned at most once: sorting the pairs sorts by key entity.
-    chosen.sort()
-    return chosen
+        for row, similarity in _component_alignment(rows, cols, cells, weights):
+            aligned[row] = similarity
+    return [similarity for similarity in aligned if similarity is not None]
 
 
 def list_statistics_m(table: ListTable) -> tuple[float, ...]:
@@ -705,7 +708,7 @@ def list_statistics_e(table: ListTable) -> tuple[float, ...]:
         for i, j, n in zip(table.rows, table.cols, table.counts)
     ]
     total = 0.0
-    for _, similarity in _list_alignment(table, weights):
+    for similarity in _list_alignment(table, weights):
         total += 1 - (1 - similarity)
     return (total, float(len(key_sizes)), total, float(len(response_sizes)))
 

@@ -478,7 +478,7 @@ def _ceaf(
         memo={},
     )
     total = 0.0
-    for _, similarity in _list_alignment(table, weights):
+    for similarity in _list_alignment(table, weights):
         total += 1 - (1 - similarity)
     if by_entities:
         return total, float(len(key.sizes)), total, float(len(response.sizes))
