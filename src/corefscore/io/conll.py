@@ -369,9 +369,9 @@ class FormsDigest:
 
 def _lengths(sizes: list[int]) -> bytes:
     """``sizes`` as little-endian 32-bit integers, made without ``struct`` (whose
-    two modules cost a small file's reading more than all its calls here): a
-    word's length is under 256 bytes but in rare text, and then ``bytes`` takes
-    the lengths whole."""
+    two modules cost a small file's reading more than all its calls here). Words
+    are shorter than 256 bytes but in rare text: ``bytes`` then takes the lengths
+    in one call, and refuses them otherwise."""
     try:
         low = bytes(sizes)
     except ValueError:  # a length of 256 or more
