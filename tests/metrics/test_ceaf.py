@@ -142,6 +142,35 @@ def test_the_list_solvers_give_the_pairs_of_the_dense_solver(
                 assert sorted((rows[c], weights[c]) for c in two) == expected
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.integers(41, 56), st.integers(41, 56), st.data())
+def test_a_large_component_is_solved_on_an_array_as_on_its_list_matrix(
+    n: int, m: int, data: st.DataObject
+) -> None:
+    # Beyond the Python solver's size the matrix is made as an array for scipy:
+    # the pairs and similarities (Python floats) of the list of lists it replaces,
+    # ties included (few distinct weights).
+    assert ceaf._scipy_sized(n, m)
+    cells = data.draw(
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, m - 1), st.integers(1, 4)),
+            min_size=1,
+            max_size=3 * max(n, m),
+            unique_by=lambda cell: (cell[0], cell[1]),
+        )
+    )
+    rows = [i for i, _, _ in cells]
+    cols = [j for _, j, _ in cells]
+    weights = [w / 3 for _, _, w in cells]
+    matrix = [[0.0] * m for _ in range(n)]
+    for i, j, w in zip(rows, cols, weights):
+        matrix[i][j] = w
+    expected = [(i, j, matrix[i][j]) for i, j in ceaf._maximum_assignment(matrix) if matrix[i][j]]
+    found = ceaf._dense_component(rows, cols, weights, n, m)
+    assert found == expected
+    assert all(type(w) is float for _, _, w in found)
+
+
 integer_components = st.integers(2, 6).flatmap(
     lambda n: st.integers(2, 6).flatmap(
         lambda m: st.lists(

@@ -302,7 +302,7 @@ def _solve_layout(layout: _ComponentLayout, weights: list[float]) -> list[tuple[
             np.array(weights, dtype=np.float64),
             n_rows,
         )
-    elif min(n_rows, n_cols) > 1 and min(n_rows, n_cols) ** 2 * max(n_rows, n_cols) <= _SCIPY_WORK:
+    elif min(n_rows, n_cols) > 1 and not _scipy_sized(n_rows, n_cols):
         plain = _distinct_maxima(layout.local_rows, layout.local_cols, weights, n_rows <= n_cols)
         found = plain or _hungarian_component(
             layout.local_rows, layout.local_cols, weights, n_rows, n_cols
@@ -385,6 +385,14 @@ def _dense_component(
 ) -> list[tuple[int, int, float]]:
     """The aligned (row, column, similarity) of a component given in local indices
     (its rows and columns numbered in ascending order), on its dense matrix."""
+    if _scipy_sized(n_rows, n_cols):
+        # Made as an array: scipy solves such a matrix faster than a list of lists
+        # of its size is made and converted (the same values: the same pairs).
+        array = np.zeros((n_rows, n_cols))
+        array[local_rows, local_cols] = weights
+        pairs = _maximum_assignment(array)
+        found = array[tuple(zip(*pairs))].tolist()
+        return [(i, j, w) for (i, j), w in zip(pairs, found) if w > 0]
     matrix = [[0.0] * n_cols for _ in range(n_rows)]
     for i, j, w in zip(local_rows, local_cols, weights):
         matrix[i][j] = w
@@ -750,18 +758,25 @@ def _sparse_assignment(
     return list(zip(row_ind[keep].tolist(), col_ind[keep].tolist(), chosen[keep].tolist()))
 
 
-def _maximum_assignment(matrix: list[list[float]]) -> list[tuple[int, int]]:
-    """Row/column pairs of a maximum-weight assignment of a dense matrix."""
+def _scipy_sized(n: int, m: int) -> bool:
+    """Whether ``_maximum_assignment`` gives a matrix of ``n`` rows and ``m`` columns
+    (both over 1) to scipy: where its Hungarian algorithm in Python would take longer."""
+    return min(n, m) ** 2 * max(n, m) > _SCIPY_WORK
+
+
+def _maximum_assignment(matrix: list[list[float]] | np.ndarray) -> list[tuple[int, int]]:
+    """Row/column pairs of a maximum-weight assignment of a dense matrix (an array
+    only where ``_scipy_sized``)."""
     n, m = len(matrix), len(matrix[0])
     if n == 1:
         row = matrix[0]
         return [(0, max(range(m), key=row.__getitem__))]
     if m == 1:
         return [(max(range(n), key=lambda i: matrix[i][0]), 0)]
-    if min(n, m) ** 2 * max(n, m) > _SCIPY_WORK:
+    if _scipy_sized(n, m):
         from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
-        r, c = linear_sum_assignment(np.array(matrix), maximize=True)
+        r, c = linear_sum_assignment(np.asarray(matrix), maximize=True)
         return list(zip(r.tolist(), c.tolist()))
     if n <= m:
         return _hungarian([[-w for w in row] for row in matrix])
