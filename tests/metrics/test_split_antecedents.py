@@ -334,6 +334,30 @@ def test_closed_forms_equal_the_pairwise_definitions(key: Document, response: Do
     assert (counts[0], counts[4]) == pytest.approx(naive["blanc"])
 
 
+@settings(max_examples=300, deadline=None)
+@given(plural_documents(), plural_documents(), st.data())
+def test_ceaf_shares_what_it_derives_only_between_the_same_cells(
+    key: Document, response: Document, data: st.DataObject
+) -> None:
+    # A side keeps CEAF's components by the cells aligned: a credit that adds a
+    # cell (here one drawn at random) must get components of its own.
+    from corefscore.metrics.split_antecedents import _ceaf
+
+    k, r = Side.of(key), Side.of(response)
+    plural = [i for i, split in enumerate(k.splits) if split is not None]
+    credit: dict[int, tuple[int, float]] = {}
+    if plural:
+        partner = data.draw(st.integers(0, len(r.entities) - 1))
+        credit[data.draw(st.sampled_from(plural))] = (
+            partner,
+            data.draw(st.sampled_from([0.5, 1.0])),
+        )
+    calls = [({}, False), (credit, False), ({}, True), (credit, True), ({}, False)]
+    shared = [_ceaf(k, r, c, by_entities=e) for c, e in calls]
+    alone = [_ceaf(Side.of(key), Side.of(response), c, by_entities=e) for c, e in calls]
+    assert shared == alone
+
+
 @settings(max_examples=200, deadline=None)
 @given(plural_documents())
 def test_a_perfect_response_scores_1(doc: Document) -> None:

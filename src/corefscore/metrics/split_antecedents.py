@@ -81,6 +81,10 @@ class Side:
         self.sizes = [len(e) + (s is not None) for e, s in zip(self.entities, self.splits)]
         # Every metric asks for the same overlaps: found once per other side.
         self._shared: dict[int, list[dict[int, int]]] = {}
+        # What CEAF's alignment derives from the cells it aligns against the other
+        # side (their components), kept by those cells: CEAFm and CEAFe align the
+        # same ones but for a new cell that a credit may add.
+        self._ceaf_memos: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[str, object]] = {}
 
     @classmethod
     def of(cls, doc: Document, *, ua_order: bool = False) -> Side:
@@ -475,7 +479,7 @@ def _ceaf(
         matched_mentions=0,
         key=None,
         response=None,
-        memo={},
+        memo=key._ceaf_memos.setdefault((tuple(rows), tuple(cols)), {}),
     )
     total = 0.0
     for similarity in _list_alignment(table, weights):
