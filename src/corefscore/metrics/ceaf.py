@@ -759,8 +759,9 @@ def _sparse_assignment(
 
 
 def _scipy_sized(n: int, m: int) -> bool:
-    """Whether ``_maximum_assignment`` gives a matrix of ``n`` rows and ``m`` columns
-    (both over 1) to scipy: where its Hungarian algorithm in Python would take longer."""
+    """Whether an assignment of ``n`` rows and ``m`` columns is too large for the
+    Hungarian algorithm in Python (``_maximum_assignment`` then gives it to scipy,
+    unless one side has a single entity, which needs no solver)."""
     return min(n, m) ** 2 * max(n, m) > _SCIPY_WORK
 
 
