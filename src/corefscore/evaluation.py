@@ -346,7 +346,8 @@ class Evaluation:
         does not resolve the same metrics and regime on every call.
         """
         if evaluation is None:
-            key = _options_key(options)
+            # No options, the usual call of a training loop: the defaults, found at once.
+            key = _options_key(options) if options else ()
             if key is None:
                 return cls.create(**options)
             found = _MADE.get(key)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corefscore.metrics.base import BlancScore, MetricScore, f_measure, ratio
+from corefscore.metrics.base import BlancScore, MetricScore, f_measure, ratio, score_counts
 
 # Counts as metrics sum them: integers, or fractions of similarities (not a subnormal
 # denominator, whose ratio overflows and makes F1 a NaN, unequal to itself).
@@ -47,6 +47,9 @@ def test_from_counts_is_the_record_its_constructor_makes(
         float(precision_den),
     )
     assert_same_record(made, built)
+    # The default combination of a metric's statistics makes it the same way.
+    counts = (recall_num, recall_den, precision_num, precision_den)
+    assert_same_record(score_counts(counts), built)
 
 
 def test_from_counts_of_a_subclass_runs_its_constructor() -> None:

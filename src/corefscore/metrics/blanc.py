@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .._record import replace
 from ..contingency import ContingencyTable, ListTable, choose2, segment_totals
 from ..errors import InputError, UsageError
-from .base import BlancScore, Metric, MetricScore, PerDocument
+from .base import BlancScore, Metric, MetricScore, PerDocument, metric_score
 
 if TYPE_CHECKING:
     import numpy as np
@@ -215,8 +215,8 @@ def score(stats: tuple[float, ...]) -> BlancScore:
     counts (and vice versa); when it has neither, BLANC is 0.
     """
     nrc, drc, npc, dpc, nrn, drn, npn, dpn = stats
-    coref = MetricScore.from_counts(nrc, drc, npc, dpc)
-    noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
+    coref = metric_score(nrc, drc, npc, dpc)
+    noncoref = metric_score(nrn, drn, npn, dpn)
     if drc and drn:
         recall = (coref.recall + noncoref.recall) / 2
         precision = (coref.precision + noncoref.precision) / 2
@@ -247,8 +247,8 @@ def _averaged(stats: tuple[float, ...], present: tuple[bool, bool]) -> BlancScor
     """Recall, precision and F1 averaged over the parts (coreference,
     non-coreference) that are ``present``, from the eight link counts; 0 with none."""
     nrc, drc, npc, dpc, nrn, drn, npn, dpn = stats[:8]
-    coref = MetricScore.from_counts(nrc, drc, npc, dpc)
-    noncoref = MetricScore.from_counts(nrn, drn, npn, dpn)
+    coref = metric_score(nrc, drc, npc, dpc)
+    noncoref = metric_score(nrn, drn, npn, dpn)
     parts = [s for s, counted in zip((coref, noncoref), present) if counted]
     if not parts:
         return BlancScore.combined(0.0, 0.0, 0.0, coref, noncoref)
