@@ -11,8 +11,12 @@ and times, in one interleaved run:
   mis-reads and scorch rejects (document-level offsets, hence the reference
   scores, are unchanged);
 * corefscore's reading: total CPU, parse-only CPU (the CoNLL reader on both
-  files, measured inside the process) and the floor (reading the bytes and
-  splitting the lines in Python), on the original corpora;
+  files, measured inside the process) and the floor (issue 17's "bare Python
+  line loop": ``for line in handle: pass`` over both files opened in binary),
+  with reading each file whole and splitting it into lines beside it (the
+  floor of the runs up to commit 7f521cc, two to three times the loop's cost
+  on large files: it makes every line an object at once), on the original
+  corpora;
 * the single-document scaling series (1k to 1M key mentions, the generator
   arguments of GENERATE.sh's s_single_doc_* series) and its exponent;
 * the pathological documents of bench/gen_pathological.py (one entity of N
@@ -58,6 +62,8 @@ SINGLE_SIZES = (1000, 2000, 4000, 8000, 16000, 64000, 256000, 1000000)
 # The slopes "over 64k..1M" start at the series' 64k corpus, which holds 63,860 key
 # mentions (a size names the generator's target, not the count).
 TAIL_FROM = 60_000
+# The rows timed inside their process (their "work"), not as a whole command.
+IN_PROCESS = ("parse-only", "floor", "read+split")
 ONE_DOC = ["--seed", "11", "--docs", "1", "--doc-len-sigma", "0", "--tokens-per-doc"]
 PATHOLOGICAL_SIZES = (100_000, 1_000_000)
 SHAPES = ("one_entity", "singletons")
@@ -105,7 +111,20 @@ read_corpus(sys.argv[1], format="conll", side="key")
 read_corpus(sys.argv[2], format="conll", side="response")
 print(json.dumps({"work": time.process_time() - start}))
 """
+# Issue 17's floor: "a bare Python line loop over the same files".
 FLOOR_CODE = """
+import json, sys, time
+start = time.process_time()
+for path in sys.argv[1:3]:
+    with open(path, "rb") as handle:
+        for line in handle:
+            pass
+print(json.dumps({"work": time.process_time() - start}))
+"""
+# Reading each file whole and splitting it into lines: the floor of the earlier
+# runs, shown beside the loop. It holds every line at once, so it pays for fresh
+# memory the loop reuses; it is not what the issue's target is measured against.
+SPLIT_CODE = """
 import json, sys, time
 start = time.process_time()
 for path in sys.argv[1:3]:
@@ -414,6 +433,7 @@ def add_reading_rows(
     rows.append(Row(group, name, "corefscore", tool_steps_total(py, key, resp), repeat, n))
     rows.append(Row(group, name, "parse-only", code_steps(py, PARSE_CODE, key, resp), repeat, n))
     rows.append(Row(group, name, "floor", code_steps(py, FLOOR_CODE, key, resp), repeat, n))
+    rows.append(Row(group, name, "read+split", code_steps(py, SPLIT_CODE, key, resp), repeat, n))
 
 
 def tool_steps_total(py: str, key: Path, resp: Path) -> Callable[[Path], list[Step]]:
@@ -440,7 +460,7 @@ def run_all(rows: list[Row], args: argparse.Namespace) -> None:
                 continue
             row.cpu.append(outcome.cpu)
             row.peak_mb.append(outcome.peak_mb)
-            if row.tool in ("parse-only", "floor"):
+            if row.tool in IN_PROCESS:
                 row.work.append(float(json.loads(outcome.stdout)["work"]))
             # A slow peer gets a single run; its ratio is then from one run.
             if row.tool in METRICS and row.tool != "corefscore" and outcome.cpu > args.slow_after:
@@ -600,18 +620,19 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
     start = find(rows, "start-up", "-", "start-up")
     start_cpu = start.median_cpu() if start else None
     cells = [["corpus", "key mentions", "total CPU s", "net of start-up", "parse-only CPU s"]]
-    cells[0] += ["floor CPU s", "parse / net", "parse / floor (paired)", "peak MB"]
+    cells[0] += ["floor (line loop) CPU s", "parse / net", "parse / floor (paired)"]
+    cells[0] += ["read+split CPU s", "parse / read+split (paired)", "peak MB"]
     for corpus in dict.fromkeys(r.corpus for r in rows if r.group == group):
-        total, parse, floor = (
-            find(rows, group, corpus, t) for t in ("corefscore", "parse-only", "floor")
+        total, parse, floor, split = (
+            find(rows, group, corpus, t)
+            for t in ("corefscore", "parse-only", "floor", "read+split")
         )
         assert total and parse and floor
         t, p, f = total.median_cpu(), parse.median_work(), floor.median_work()
         net = None if t is None or start_cpu is None else t - start_cpu
         share = "-" if p is None or not net else f"{p / net:.0%}"
-        # Paired, as the peers' ratios: parse-only and floor run in the same rounds.
-        pairs = [a / b for a, b in zip(parse.work, floor.work) if b > 0]
-        over_floor = "-" if p is None or not pairs else f"{statistics.median(pairs):.1f}×"
+        over_floor = paired_over(parse, floor)
+        over_split = "-" if split is None else paired_over(parse, split)
         peak = statistics.median(total.peak_mb) if total.peak_mb and total.status == "ok" else None
         status = "" if total.status == "ok" else f" ({total.status})"
         mentions = f"{total.mentions:,}"
@@ -625,10 +646,20 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
                 fmt(f),
                 share,
                 over_floor,
+                fmt(None if split is None else split.median_work()),
+                over_split,
                 fmt(peak, 0),
             ]
         )
     return [table(cells, md)]
+
+
+def paired_over(parse: Row, floor: Row) -> str:
+    """The reader's time over a floor's, paired as the peers' ratios (the two run in
+    the same rounds): the median of the rounds' ratios, to two decimals, as the
+    target of 3 is judged on it."""
+    pairs = [a / b for a, b in zip(parse.work, floor.work) if b > 0]
+    return "-" if not pairs else f"{statistics.median(pairs):.2f}×"
 
 
 def fit_power(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
@@ -696,10 +727,14 @@ def scaling_report(rows: list[Row], md: bool) -> tuple[list[str], dict[str, Any]
             f" (start-up: {100 * start_cpu / tail[0][1]:.0f} % of 64k's CPU)" if start_cpu else ""
         )
         lines.append(say(f"slope over 64k..1M only{share}: k = {fits['tail']:.3f}"))
-    # The same slope for the reader and for the floor (a bare Python process reading
-    # and splitting the same files): how much of the growth is the machine's own cost
-    # of touching more memory, which the floor pays as well.
-    for tool, what in (("parse-only", "the reader (parse-only)"), ("floor", "the floor")):
+    # The same slope for the reader and for the floors (bare Python processes looping
+    # over, or splitting, the same files' lines): how much of the growth is the
+    # machine's own cost of touching more memory, which the floors pay as well.
+    for tool, what in (
+        ("parse-only", "the reader (parse-only)"),
+        ("floor", "the floor (line loop)"),
+        ("read+split", "reading and splitting"),
+    ):
         works = [
             (float(r.mentions or 0), r.median_work() or 0.0)
             for r in rows
@@ -744,7 +779,7 @@ def plot(rows: list[Row], path: Path, fits: dict[str, Any]) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.8))
     series: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
-        if r.group == "scaling" and r.median_cpu() is not None and r.tool != "floor":
+        if r.group == "scaling" and r.median_cpu() is not None and r.tool not in IN_PROCESS[1:]:
             value = r.median_cpu() if r.tool == "corefscore" else r.median_work()
             names = {"corefscore": "corefscore (total)", "parse-only": "corefscore: parse only"}
             series.setdefault(names[r.tool], []).append((float(r.mentions or 0), value or 0.0))
@@ -800,7 +835,8 @@ def report(rows: list[Row], args: argparse.Namespace, info: list[str]) -> dict[s
         )
         print("\n".join(peers_report(rows, md)), end="\n\n")
     print(
-        "corefscore reading (original corpora; parse-only and floor: in-process CPU, both files):\n"
+        "corefscore reading (original corpora; parse-only and the floors: in-process CPU, "
+        "both files; the reader's target is parse / floor ≤ 3):\n"
     )
     print("\n".join(reading_report(rows, "reading", md)), end="\n\n")
     fits: dict[str, Any] = {}
