@@ -137,3 +137,24 @@ def test_an_empty_entity_adds_no_muc_link() -> None:
     lists = entity_list_table(key_of, [2, 0, 1], [[], ["a", "b"], [], ["c"]])
     assert REGISTRY["muc"].list_statistics is not None
     assert REGISTRY["muc"].list_statistics(lists) == (1.0, 1.0, 1.0, 1.0)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    document_pairs(), st.lists(st.sampled_from([*LISTED, "ceaf-phi1", "lea-uniform"]), min_size=1)
+)
+def test_the_named_metrics_of_a_pair_are_the_array_formulas_bits(
+    pair: tuple[Document, Document], names: list[str]
+) -> None:
+    # plain_statistics (what split antecedents leave to the ordinary formulas, such
+    # as mention identification) takes the lists when every metric named has a
+    # formula on them (ceaf-phi1 and lea-uniform have none), and gives exactly the
+    # named metrics.
+    key, response = pair
+    evaluation = corefscore.Evaluation.create(metrics=[*LISTED, "ceaf-phi1", "lea-uniform"])
+    found = objects.plain_statistics(key, response, evaluation, names)
+    assert list(found) == [m for m in evaluation.metric_names if m in names]
+    table = build_table(key, response)
+    assert {name: _bits(stats) for name, stats in found.items()} == {
+        name: _bits(REGISTRY[name].statistics(table)) for name in found
+    }

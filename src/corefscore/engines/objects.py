@@ -10,6 +10,7 @@ runs every regime and every metric, including those that read entities
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..contingency import (
     ContingencyTable,
@@ -31,6 +32,9 @@ from ..pipeline import (
     prepare,
 )
 
+if TYPE_CHECKING:
+    from ..metrics.base import Metric
+
 # Up to this many mentions (key and response together, over all the documents
 # scored at once), documents are scored on Python lists when every metric has
 # a list formula (``Metric.list_statistics``): below it, the arithmetic costs
@@ -51,12 +55,24 @@ def score_pair(
         from ..metrics.split_antecedents import split_statistics
 
         return split_statistics(key, response, evaluation, warnings)
-    if _by_lists(evaluation) and _mentions(key, response) <= LIST_MENTIONS:
+    return _statistics(key, response, evaluation.metrics, by_lists=_by_lists(evaluation))
+
+
+def _statistics(
+    key: Document, response: Document, metrics: Sequence[Metric], *, by_lists: bool
+) -> Statistics:
+    """The statistics of ``metrics`` on a prepared pair: by their list formulas when
+    ``by_lists`` (every one has one) and the pair is small, by the arrays otherwise."""
+    if by_lists and _mentions(key, response) <= LIST_MENTIONS:
         lists = list_table(key, response)
         if lists is not None:
-            return _list_statistics(lists, evaluation)
+            out: Statistics = {}
+            for metric in metrics:
+                assert metric.list_statistics is not None
+                out[metric.name] = metric.list_statistics(lists)
+            return out
     table = build_table(key, response)
-    return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
+    return {metric.name: metric.statistics(table) for metric in metrics}
 
 
 def score_plain_clusters(
@@ -130,9 +146,12 @@ def _plain_ready(evaluation: Evaluation) -> bool:
 def plain_statistics(
     key: Document, response: Document, evaluation: Evaluation, names: Sequence[str]
 ) -> Statistics:
-    """The statistics of the metrics ``names`` on a prepared pair, by their own formulas."""
-    table = build_table(key, response)
-    return {m.name: m.statistics(table) for m in evaluation.metrics if m.name in names}
+    """The statistics of the metrics ``names`` on a prepared pair, by their own formulas
+    (on lists as ``score_pair`` chooses them: the mention identification of a
+    document with split antecedents, say)."""
+    chosen = [m for m in evaluation.metrics if m.name in names]
+    by_lists = all(m.list_statistics is not None for m in chosen)
+    return _statistics(key, response, chosen, by_lists=by_lists)
 
 
 def score_lists(lists: ListTable, evaluation: Evaluation) -> Statistics:
