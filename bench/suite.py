@@ -62,8 +62,10 @@ SINGLE_SIZES = (1000, 2000, 4000, 8000, 16000, 64000, 256000, 1000000)
 # The slopes "over 64k..1M" start at the series' 64k corpus, which holds 63,860 key
 # mentions (a size names the generator's target, not the count).
 TAIL_FROM = 60_000
-# The rows timed inside their process (their "work"), not as a whole command.
-IN_PROCESS = ("parse-only", "floor", "read+split")
+# The rows timed inside their process (their "work"), not as a whole command: the
+# reader and the two floors.
+FLOORS = ("floor", "read+split")
+IN_PROCESS = ("parse-only", *FLOORS)
 ONE_DOC = ["--seed", "11", "--docs", "1", "--doc-len-sigma", "0", "--tokens-per-doc"]
 PATHOLOGICAL_SIZES = (100_000, 1_000_000)
 SHAPES = ("one_entity", "singletons")
@@ -782,7 +784,7 @@ def plot(rows: list[Row], path: Path, fits: dict[str, Any]) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.8))
     series: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
-        if r.group == "scaling" and r.median_cpu() is not None and r.tool not in IN_PROCESS[1:]:
+        if r.group == "scaling" and r.median_cpu() is not None and r.tool not in FLOORS:
             value = r.median_cpu() if r.tool == "corefscore" else r.median_work()
             names = {"corefscore": "corefscore (total)", "parse-only": "corefscore: parse only"}
             series.setdefault(names[r.tool], []).append((float(r.mentions or 0), value or 0.0))

@@ -66,11 +66,7 @@ def _statistics(
     if by_lists and _mentions(key, response) <= LIST_MENTIONS:
         lists = list_table(key, response)
         if lists is not None:
-            out: Statistics = {}
-            for metric in metrics:
-                assert metric.list_statistics is not None
-                out[metric.name] = metric.list_statistics(lists)
-            return out
+            return _list_statistics(lists, metrics)
     table = build_table(key, response)
     return {metric.name: metric.statistics(table) for metric in metrics}
 
@@ -90,7 +86,7 @@ def score_plain_clusters(
     lists = clusters_list_table(key_clusters, response_clusters, LIST_MENTIONS)
     if lists is None:
         return None
-    return _list_statistics(lists, evaluation)
+    return _list_statistics(lists, evaluation.metrics)
 
 
 def score_plain_corpus(
@@ -118,7 +114,7 @@ def score_plain_corpus(
         if lists is None:
             return None
         budget -= lists.key_mentions + lists.response_mentions
-        out[doc_id] = _list_statistics(lists, evaluation)
+        out[doc_id] = _list_statistics(lists, evaluation.metrics)
     return out
 
 
@@ -160,7 +156,7 @@ def score_lists(lists: ListTable, evaluation: Evaluation) -> Statistics:
     formula, arrays otherwise). No duplicates policy, regime or check is applied:
     for callers whose pairs need none (the error analysis' corrected responses)."""
     if _by_lists(evaluation) and lists.key_mentions + lists.response_mentions <= LIST_MENTIONS:
-        return _list_statistics(lists, evaluation)
+        return _list_statistics(lists, evaluation.metrics)
     table = table_of_lists(lists)
     return {metric.name: metric.statistics(table) for metric in evaluation.metrics}
 
@@ -196,9 +192,9 @@ def _mentions(key: Document, response: Document) -> int:
     return sum(map(len, key.entities)) + sum(map(len, response.entities))
 
 
-def _list_statistics(lists: ListTable, evaluation: Evaluation) -> Statistics:
+def _list_statistics(lists: ListTable, metrics: Sequence[Metric]) -> Statistics:
     out: Statistics = {}
-    for metric in evaluation.metrics:
+    for metric in metrics:
         assert metric.list_statistics is not None
         out[metric.name] = metric.list_statistics(lists)
     return out
@@ -302,7 +298,7 @@ def _plain_documents(
         lists = [list_table(k, r) for k, r in prepared]
         if all(t is not None for t in lists):
             return {
-                doc_id: _list_statistics(t, evaluation)
+                doc_id: _list_statistics(t, evaluation.metrics)
                 for doc_id, t in zip(doc_ids, lists)
                 if t is not None
             }
