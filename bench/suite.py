@@ -622,9 +622,7 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
     start = find(rows, "start-up", "-", "start-up")
     start_cpu = start.median_cpu() if start else None
     cells = [["corpus", "key mentions", "total CPU s", "net of start-up", "parse-only CPU s"]]
-    # A run saved before b21b2e4 (--from-json) timed reading and splitting as its floor.
-    legacy = not any(r.tool == "read+split" for r in rows)
-    floor_name = "floor (read+split, an older run)" if legacy else "floor (line loop)"
+    floor_name = "floor (read+split, an older run)" if legacy_floor(rows) else "floor (line loop)"
     cells[0] += [f"{floor_name} CPU s", "parse / net", "parse / floor (paired)"]
     cells[0] += ["read+split CPU s", "parse / read+split (paired)", "peak MB"]
     for corpus in dict.fromkeys(r.corpus for r in rows if r.group == group):
@@ -659,12 +657,23 @@ def reading_report(rows: list[Row], group: str, md: bool) -> list[str]:
     return [table(cells, md)]
 
 
-def paired_over(parse: Row, floor: Row) -> str:
+def paired_work_ratio(parse: Row, floor: Row) -> float | None:
     """The reader's time over a floor's, paired as the peers' ratios (the two run in
-    the same rounds): the median of the rounds' ratios, to two decimals, as the
-    target of 3 is judged on it."""
+    the same rounds): the median of the rounds' ratios."""
     pairs = [a / b for a, b in zip(parse.work, floor.work) if b > 0]
-    return "-" if not pairs else f"{statistics.median(pairs):.2f}×"
+    return statistics.median(pairs) if pairs else None
+
+
+def paired_over(parse: Row, floor: Row) -> str:
+    """``paired_work_ratio`` to two decimals, as the target of 3 is judged on it."""
+    ratio = paired_work_ratio(parse, floor)
+    return "-" if ratio is None else f"{ratio:.2f}×"
+
+
+def legacy_floor(rows: list[Row]) -> bool:
+    """Whether the rows are of a run saved before b21b2e4 (--from-json), which timed
+    reading and splitting as its floor."""
+    return not any(r.tool == "read+split" for r in rows)
 
 
 def fit_power(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
@@ -749,6 +758,26 @@ def scaling_report(rows: list[Row], md: bool) -> tuple[list[str], dict[str, Any]
         if len(works) >= 2:
             fits[f"tail_{tool}"] = k_tool = slope([x for x, _ in works], [y for _, y in works])
             lines.append(say(f"slope over 64k..1M of {what}: k = {k_tool:.3f}"))
+    verdict = "met" if k <= 1.05 else "NOT met"
+    lines.append(say(f"exponent k = {k:.3f} (target ≤ 1.05): {verdict}"))
+    # The reader's target, at every size of the series, against the issue's floor.
+    ratios = {
+        r.corpus: paired_work_ratio(r, floor)
+        for r in rows
+        if r.group == "scaling" and r.tool == "parse-only"
+        for floor in [find(rows, "scaling", r.corpus, "floor")]
+        if floor is not None
+    }
+    known = {corpus: v for corpus, v in ratios.items() if v is not None}
+    if known and not legacy_floor(rows):
+        worst = max(known, key=lambda corpus: known[corpus])
+        verdict = "met" if known[worst] <= 3 and len(known) == len(ratios) else "NOT met"
+        lines.append(
+            say(
+                f"reader / floor (line loop) at every size, largest {known[worst]:.2f}× on "
+                f"{worst} (target ≤ 3×): {verdict}"
+            )
+        )
     return lines, fits
 
 
