@@ -61,19 +61,10 @@ class MetricScore:
         cls, recall_num: float, recall_den: float, precision_num: float, precision_den: float
     ) -> MetricScore:
         """The score of summed numerators and denominators."""
+        made = metric_score(recall_num, recall_den, precision_num, precision_den)
         if cls is MetricScore:
-            return metric_score(recall_num, recall_den, precision_num, precision_den)
-        recall = ratio(recall_num, recall_den)
-        precision = ratio(precision_num, precision_den)
-        return cls(  # a subclass may have more to set
-            recall=recall,
-            precision=precision,
-            f1=f_measure(recall, precision),
-            recall_num=float(recall_num),
-            recall_den=float(recall_den),
-            precision_num=float(precision_num),
-            precision_den=float(precision_den),
-        )
+            return made
+        return cls(**vars(made))  # a subclass may have more to set
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

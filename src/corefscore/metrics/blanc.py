@@ -220,7 +220,7 @@ def score(stats: tuple[float, ...]) -> BlancScore:
     if drc and drn:
         recall = (coref.recall + noncoref.recall) / 2
         precision = (coref.precision + noncoref.precision) / 2
-        f1 = (coref.f1 + noncoref.f1) / 2  # each part's f_measure, made by from_counts
+        f1 = (coref.f1 + noncoref.f1) / 2  # each part's F1, made by metric_score
     elif drn:
         recall, precision, f1 = noncoref.recall, noncoref.precision, noncoref.f1
     elif drc:
