@@ -8,7 +8,9 @@ a model emits them, 1-4 mentions per cluster, nested spans allowed):
   mentions, the response a copy with a model's errors (``pairs``), per call;
   next to it, in the same run, a hand-written pure-Python B³ on the same
   documents (the floor: what scoring one metric costs with no checking at all)
-  and ``update`` with B³ alone; the target is update ≤ 4× the floor;
+  and ``update`` with B³ alone; the target is update ≤ 4× the floor; and two
+  of update's parts: the list table of the clusters alone (checked as ``update``
+  checks them), and CEAFm with CEAFe on such tables;
 * ``corefscore.score`` on one document of 10 and of 50 mentions per side, per call;
 * the list and the array formulas side by side on one document of 25 to 4,000
   key mentions (``corefscore.engines.objects.LIST_MENTIONS`` is where the
@@ -140,7 +142,7 @@ def per_call(function: Callable[[Any, Any], object], docs: list[Any], calls: int
 
 def library_rows(runs: int, calls: int) -> list[list[str]]:
     import corefscore
-    from corefscore.contingency import build_table, list_table
+    from corefscore.contingency import build_table, clusters_list_table, list_table
     from corefscore.engines import objects
     from corefscore.model import document_from_clusters
 
@@ -189,10 +191,23 @@ def library_rows(runs: int, calls: int) -> list[list[str]]:
         for metric in evaluation.metrics:
             metric.statistics(table)
 
+    def tabulating(key: Clusters, response: Clusters) -> None:
+        clusters_list_table(key, response, objects.LIST_MENTIONS)
+
+    tables = [(clusters_list_table(k, r, objects.LIST_MENTIONS), None) for k, r in fifty]
+    ceafs = [m for m in evaluation.metrics if m.name in ("ceafm", "ceafe")]
+
+    def aligning(table: Any, _: object) -> None:
+        table.memo.clear()  # what the two share (the components), found afresh
+        for metric in ceafs:
+            metric.list_statistics(table)
+
     jobs: dict[str, tuple[Callable[[Any, Any], object], list[Any], int]] = {
         "floor: B³ by hand, 50 mentions": (bcub_floor, fifty, calls),
         "CorefScorer.update, B³ only, 50 mentions": (update_bcub, fifty, calls),
         "CorefScorer.update, 7 metrics, 50 mentions": (update, fifty, calls),
+        "update's part: the table (checked clusters to lists)": (tabulating, fifty, calls),
+        "update's part: CEAFm + CEAFe on that table": (aligning, tables, calls),
         "score(), one document, 10 mentions": (score, ten, calls),
         "score(), one document, 50 mentions": (score, fifty, calls),
     }
