@@ -545,3 +545,33 @@ def test_perturbed_real_files_read_alike(perturbation: str) -> None:
     text = "\n".join(PERTURBATIONS[perturbation](lines[:-1])) + "\n"
     by_arrays, by_lines_only = read_both(text)
     assert by_arrays == by_lines_only
+
+
+_KEYS = st.lists(
+    st.one_of(
+        st.integers(0, 3),
+        st.integers(0, (1 << 16) - 1),
+        st.integers(0, (1 << 32) - 1),
+        st.integers(-(1 << 40), 1 << 40),
+    ),
+    max_size=300,
+)
+
+
+@settings(max_examples=examples(200))
+@given(keys=st.lists(_KEYS, min_size=1, max_size=3), width=st.integers(0, 300))
+def test_the_radix_sorts_give_numpys_stable_orders(keys: list[list[int]], width: int) -> None:
+    """``_stable_argsort`` and ``_lexsorted`` sort 16-bit halves by radix where the
+    keys allow it: the orders must be numpy's stable ones, ties in place, for keys
+    of one value, of 16 or 32 bits, negative or beyond 32 bits (numpy's sort then)."""
+    import numpy as np
+
+    from corefscore.io.conll_arrays import _lexsorted, _stable_argsort
+
+    rng = random.Random(width)
+    columns = [
+        np.array([rng.choice(k) if k else 0 for _ in range(width)], dtype=np.int64) for k in keys
+    ]
+    for column in columns:
+        assert _stable_argsort(column).tolist() == np.argsort(column, kind="stable").tolist()
+    assert _lexsorted(*columns).tolist() == np.lexsort(columns).tolist()
