@@ -102,7 +102,7 @@ def read():
     corpus = read_corpus(path, format="conll", side="key")
     total = time.process_time() - start
     if "lines and fields" not in spent or handed_back:
-        sys.exit(f"{path}: not read by the array reader alone (too small, or a layout it leaves)")
+        sys.exit("not read by the array reader alone (too small, or a layout it leaves)")
     parts = dict(spent)
     parts["objects"] = parts.pop("corpus") - parts["pairing"]
     parts["other"] = total - sum(parts.values())
