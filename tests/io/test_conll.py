@@ -272,3 +272,16 @@ def test_unreadable_files(tmp_path: Path) -> None:
     corrupt.write_bytes(gzip.compress(b"#begin document d\n")[:12])
     with pytest.raises(InputError, match=r"corrupt\.gz"):
         read_conll(corrupt)
+
+
+@given(
+    st.one_of(st.none(), st.lists(st.sampled_from(["-", "_", "NN", "", "--", "_-"]), max_size=6))
+)
+def test_a_syntax_column_is_present_unless_every_value_is_a_dash_or_an_underscore(
+    values: list[str] | None,
+) -> None:
+    from corefscore.io.conll import _present
+
+    column = None if values is None else tuple(values)
+    absent = column is None or all(v in ("-", "_") for v in column)
+    assert _present(column) == (None if absent else column)

@@ -419,6 +419,30 @@ def test_the_arrays_give_the_syntax_pass_columns_or_hand_them_back(
             assert columns.sentence_starts == expected[doc_id].sentence_starts
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        b"d 0 0 w NN (S* - - - - * -\nd 0 1 x VB *) - - - - * (0)\n",  # every line whole
+        b"d 0 0 w NN (S* - - - - * -\nd 0 1 x VB *) - - - - *",  # the last field ends the block
+        b"d\t0\t0\tw\tNN\t*\t-\t-\t-\t-\t*\t-\r\n\nd 0 1 x  VB *  - - - -   *  (0)\n",
+        b"d 0 0 w NN (S* - - - - * -\nd 0 1 x\n# note\nd 0 2 y VB *)\n",  # lines without some
+        b"d 0 0 w NN * - - - - (0)\r\nd 0 1 x VB * - - - -\t-\r\n",  # field 10 the last
+    ],
+)
+def test_the_columns_of_a_block_are_its_lines_fields(block: bytes) -> None:
+    from corefscore.io.conll_arrays import _Block, _columns
+
+    lines = _Block(block)
+    wanted = [3, 4, 5, 10]
+    expected = [
+        fields[c] if c < len(fields) else ""
+        for fields in (line.split() for line in block.decode().splitlines())
+        if fields and not fields[0].startswith("#")
+        for c in wanted
+    ]
+    assert _columns(lines, lines.token_lines, lines.token_fields, wanted) == expected
+
+
 def test_the_arrays_read_the_syntax_of_a_plain_file() -> None:
     text = (
         "#begin document (a); part 000\n"

@@ -1142,6 +1142,11 @@ def _parse_net(bit: str) -> int | None:
 
 
 def _present(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
-    if values is None or values.count("-") + values.count("_") == len(values):
+    """``values`` unless it is missing or every value is "-" or "_"."""
+    if not values:
         return None
-    return values
+    # A first value that is neither settles it without counting the column.
+    first = values[0]
+    if first != "-" and first != "_":
+        return values
+    return None if values.count("-") + values.count("_") == len(values) else values

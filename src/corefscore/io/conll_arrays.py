@@ -251,7 +251,8 @@ class _Block:
         # ASCII found by one array reduction, a fraction of bytes.isascii's cost;
         # other text must be UTF-8 (``conll._validate_text``'s errors, reported
         # by the line-by-line reader).
-        if int(data.max()) >= 128:
+        ascii_only = int(data.max()) < 128
+        if not ascii_only:
             try:
                 block.decode("utf-8")
             except UnicodeDecodeError:
@@ -289,6 +290,7 @@ class _Block:
         self.comment = comment
         self.count = count
         self.has_tab = has_tab
+        self.ascii_only = ascii_only
         self._words: dict[int, tuple[_Ints, _Ints, bytes, bytes]] = {}
 
     def comments(self) -> Iterator[tuple[int, int, int]]:
@@ -437,7 +439,7 @@ def _block_syntax(
     from bisect import bisect_left  # only the syntax needs it
 
     block = lines.block
-    if not block.isascii() and re.search(_WIDE_SPACE, block):
+    if not lines.ascii_only and re.search(_WIDE_SPACE, block):
         raise _NoSyntax
     before = lines.tokens_before
     token_lines = lines.token_lines
@@ -536,6 +538,11 @@ def _block_syntax(
             raise _NoSyntax
 
 
+# The bytes that can end a field (white space; no other control byte reaches
+# here), each made a newline.
+_FIELD_ENDS = bytes.maketrans(b"\t\r ", b"\n\n\n")
+
+
 def _columns(lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]) -> list[str]:
     """Fields ``wanted`` of every token line (empty where a line has no such
     field), gathered, decoded and split in one go: line by line, ``wanted``'s
@@ -543,12 +550,26 @@ def _columns(lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]
     if not wanted or not len(token_lines):
         return []
     index = np.array(wanted, dtype=np.int64)
-    has = (fields[:, None] > index).ravel()
-    at = np.minimum(
-        (lines.first_field[token_lines][:, None] + index).ravel(), len(lines.field_starts) - 1
-    )
-    starts = np.where(has, lines.field_starts[at], 0)
-    sizes = np.where(has, lines.field_ends[at] - starts, 0)
+    at = (lines.first_field[token_lines][:, None] + index).ravel()
+    if int(fields.min()) > wanted[-1]:  # every line has every field (the usual file)
+        starts = lines.field_starts[at]
+        ends = lines.field_ends[at]
+        if int(ends[-1]) < len(lines.data):
+            # Each field with the white space byte that ends it, which becomes its
+            # newline: no newline written in after the gather.
+            widths = ends - starts + 1
+            offsets = np.cumsum(widths)
+            source = np.arange(int(offsets[-1])) + np.repeat(starts - (offsets - widths), widths)
+            text: str = lines.data[source].tobytes().translate(_FIELD_ENDS).decode("utf-8")
+            values = text.split("\n")
+            values.pop()  # after the last newline
+            return values
+        sizes = ends - starts
+    else:
+        has = (fields[:, None] > index).ravel()
+        np.minimum(at, len(lines.field_starts) - 1, out=at)
+        starts = np.where(has, lines.field_starts[at], 0)
+        sizes = np.where(has, lines.field_ends[at] - starts, 0)
     gathered, _ = _gathered(lines.data, starts, sizes, newlines=True)
     values = gathered.tobytes().decode("utf-8").split("\n")
     values.pop()  # after the last newline
