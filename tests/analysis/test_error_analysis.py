@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import corefscore
-from corefscore.analysis.error_analysis import CATEGORIES, STEPS, analyse_errors
+from corefscore.analysis.error_analysis import CATEGORIES, STEPS, ErrorInstance, analyse_errors
 from corefscore.errors import UsageError
 from corefscore.io import read_conll_text, read_corpus
 from corefscore.model import Corpus, corpus_from_mapping
@@ -224,6 +224,12 @@ def test_any_pair_is_analysed_and_its_errors_name_real_mentions(key: list, respo
     assert all(0.0 <= s.conll <= 1.0 for s in analysis.steps)
     if sum(analysis.totals.categories.values()) == 0:
         assert analysis.steps[-1].conll == analysis.steps[0].conll
+    # Errors are made without ErrorInstance's __init__: each must be what it makes.
+    for error in analysis.documents["d"].errors:
+        built = ErrorInstance(error.category, error.mentions, error.mention_type)
+        assert type(error) is ErrorInstance
+        assert error == built and hash(error) == hash(built) and repr(error) == repr(built)
+        assert list(vars(error).items()) == list(vars(built).items())
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -46,7 +46,7 @@ from itertools import chain, count, filterfalse, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, Literal, TypeVar
 
-from .._record import field, record
+from .._record import field, made_from, record
 from ..errors import InputError, UsageError
 from ..model import Corpus, Document, Span, Syntax
 
@@ -366,17 +366,45 @@ def _trimmable(word: str, extra: str) -> bool:
     return word == extra or (len(word) == 1 and word not in _LETTERS)
 
 
-@record()
+# The changes of a group, thousands per corpus: plain classes, as a record's
+# generic __init__ costs several times their own. Equal by their fields, as records.
 class _Split:
-    part: _Cluster
-    whole: _Cluster
-    nowhere: bool  # a mention in no key entity, split off alone
+    """``part`` split off the response entity ``whole``."""
+
+    __slots__ = ("nowhere", "part", "whole")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, part: _Cluster, whole: _Cluster, nowhere: bool) -> None:
+        self.part = part
+        self.whole = whole
+        self.nowhere = nowhere  # a mention in no key entity, split off alone
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not _Split:
+            return NotImplemented
+        return (self.part, self.whole, self.nowhere) == (other.part, other.whole, other.nowhere)
+
+    def __repr__(self) -> str:
+        return f"_Split(part={self.part!r}, whole={self.whole!r}, nowhere={self.nowhere!r})"
 
 
-@record()
 class _Merge:
-    part: _Cluster
-    whole: _Cluster
+    """``part`` merged into the key entity ``whole``."""
+
+    __slots__ = ("part", "whole")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, part: _Cluster, whole: _Cluster) -> None:
+        self.part = part
+        self.whole = whole
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not _Merge:
+            return NotImplemented
+        return (self.part, self.whole) == (other.part, other.whole)
+
+    def __repr__(self) -> str:
+        return f"_Merge(part={self.part!r}, whole={self.whole!r})"
 
 
 _Change = TypeVar("_Change", _Split, _Merge)
@@ -751,7 +779,12 @@ class _Document:
 
     def _error(self, category: str, mentions: tuple[_Mention, ...], kind: str) -> None:
         spans = tuple(map(self.text.span, mentions))
-        self.errors.append(ErrorInstance(category, spans, kind))
+        # One per error: made as the constructor makes it, without its generic __init__.
+        self.errors.append(
+            made_from(
+                ErrorInstance, {"category": category, "mentions": spans, "mention_type": kind}
+            )
+        )
 
     # The corrected responses -----------------------------------------------------
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -34,7 +31,10 @@ def format_errors(analysis: ErrorAnalysis, fmt: str = "text", *, per_document: b
     """The analysis as text (totals, the score after each step, optionally each
     document), JSON (everything, ``ErrorAnalysis.to_dict``) or CSV (one row per
     document and a total row)."""
+    # json and csv are imported for their formats only (a few ms of every text run).
     if fmt == "json":
+        import json
+
         return json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return _csv(analysis)
@@ -96,6 +96,9 @@ def _short(category: str) -> str:
 
 
 def _csv(analysis: ErrorAnalysis) -> str:
+    import csv
+    import io
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["document", *CATEGORIES])
