@@ -551,27 +551,24 @@ def _columns(lines: _Block, token_lines: _Ints, fields: _Ints, wanted: list[int]
         return []
     index = np.array(wanted, dtype=np.int64)
     at = (lines.first_field[token_lines][:, None] + index).ravel()
+    data = lines.data
     if int(fields.min()) > wanted[-1]:  # every line has every field (the usual file)
         starts = lines.field_starts[at]
         ends = lines.field_ends[at]
-        if int(ends[-1]) < len(lines.data):
+        if int(ends[-1]) < len(data):
             # Each field with the white space byte that ends it, which becomes its
             # newline: no newline written in after the gather.
-            widths = ends - starts + 1
-            offsets = np.cumsum(widths)
-            source = np.arange(int(offsets[-1])) + np.repeat(starts - (offsets - widths), widths)
-            text: str = lines.data[source].tobytes().translate(_FIELD_ENDS).decode("utf-8")
-            values = text.split("\n")
-            values.pop()  # after the last newline
-            return values
-        sizes = ends - starts
+            with_ends, _ = _gathered(data, starts, ends - starts + 1, newlines=False)
+            text = with_ends.tobytes().translate(_FIELD_ENDS)
+        else:
+            text = _gathered(data, starts, ends - starts, newlines=True)[0].tobytes()
     else:
         has = (fields[:, None] > index).ravel()
         np.minimum(at, len(lines.field_starts) - 1, out=at)
         starts = np.where(has, lines.field_starts[at], 0)
         sizes = np.where(has, lines.field_ends[at] - starts, 0)
-    gathered, _ = _gathered(lines.data, starts, sizes, newlines=True)
-    values = gathered.tobytes().decode("utf-8").split("\n")
+        text = _gathered(data, starts, sizes, newlines=True)[0].tobytes()
+    values = text.decode("utf-8").split("\n")
     values.pop()  # after the last newline
     return values
 
